@@ -1,0 +1,40 @@
+# The two commands a new user needs: `make run` and `make test`. See README.md.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+PIP := $(VENV)/bin/pip
+PORT ?= 8000
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install migrate catalogue lint clean
+
+$(STAMP): requirements.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required")'
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+	$(PIP) install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
+
+catalogue: migrate
+	DEBUG=$${DEBUG:-true} $(PY) manage.py load_catalogue
+
+run: catalogue
+	@echo "Serving on http://127.0.0.1:$(PORT)/"
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(PY) -m bench.engine_bench
+
+lint: install
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

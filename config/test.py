@@ -1,0 +1,15 @@
+"""Test settings: the base settings with fast password hashing and a fixed key.
+
+DATABASE_URL and CELERY_BROKER_URL still come from the environment, so CI runs the suite on
+PostgreSQL and Redis while a developer's `make test` uses SQLite and eager Celery.
+"""
+import os
+
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+
+from .base import *  # noqa: E402,F401,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405

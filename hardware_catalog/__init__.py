@@ -1,0 +1,1 @@
+"""The hardware catalogue: disks, servers, enclosures, adapters, switches, racks, bricks, prices."""

@@ -1,0 +1,1 @@
+"""The planner: designs, their evaluation (engine + services), tasks."""

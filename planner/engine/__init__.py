@@ -1,0 +1,28 @@
+"""The planning engine: pure Python and numpy, no Django.
+
+Inputs are plain dataclasses (`inputs.py`), built by `planner.services` from the catalogue.
+`evaluate(design)` gives one design's full Evaluation; `evaluate_batch(batch)` evaluates N
+designs at once as arrays (the single-design path is a batch of one).
+"""
+from .batch import BatchInput, BatchResult, evaluate_batch
+from .evaluate import evaluate
+from .inputs import (
+    AdapterParams,
+    BrickGroup,
+    ClientParams,
+    DesignInput,
+    DiskParams,
+    EnclosureParams,
+    MetadataParams,
+    PartParams,
+    PriceParams,
+    RackParams,
+    TuningParams,
+)
+from .results import Evaluation
+
+__all__ = [
+    "AdapterParams", "BatchInput", "BatchResult", "BrickGroup", "ClientParams", "DesignInput",
+    "DiskParams", "EnclosureParams", "Evaluation", "MetadataParams", "PartParams", "PriceParams",
+    "RackParams", "TuningParams", "evaluate", "evaluate_batch",
+]
