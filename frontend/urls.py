@@ -1,1 +1,9 @@
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+app_name = "frontend"
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("catalogue/", views.catalogue, name="catalogue"),
+]

@@ -207,3 +207,31 @@ def design_evaluate(*, spec: dict) -> engine.Evaluation:
 
 
 __all__ = ["SPEC_DEFAULTS", "SpecError", "design_evaluate", "design_resolve"]
+
+
+def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:
+    """Key figures of one brick of each template (default disk, no failover, no metadata):
+    OSTs, raw TB, usable TiB, read/write GB/s with the limiting stage, height U, power W."""
+    summaries = []
+    for template in cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by("role", "slug"):
+        spec = {"bricks": [{"template": template.slug, "count": 1}], "metadata": {"placement": "none"}, "failover": "none", "tuning": tuning}
+        try:
+            evaluation = design_evaluate(spec=spec)
+        except SpecError as exc:
+            summaries.append({"template": template, "error": exc.errors})
+            continue
+        brick = evaluation.bricks[0]
+        summaries.append({
+            "template": template,
+            "osts": brick["osts_per_brick"],
+            "disks": evaluation.counts["disks"],
+            "raw_tb": evaluation.raw_tb,
+            "usable_tib": evaluation.usable_tib,
+            "read_gbps": brick["read_gbps_per_brick"],
+            "write_gbps": brick["write_gbps_per_brick"],
+            "bottleneck": brick["bottleneck"],
+            "height_u": brick["height_u"],
+            "power_w": evaluation.power_w - sum(
+                item["power_w"] for rack in evaluation.racks for item in rack["items"] if item["kind"] == "switch"),
+        })
+    return summaries

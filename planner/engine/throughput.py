@@ -79,7 +79,7 @@ def stage_limits(b, *, request_kib, paired):
     # expansion link, shared by every expansion enclosure behind the head
     total_osts = enclosures * groups
     exp_osts = b["expansions"] * groups
-    share = np.divide(total_osts, exp_osts, out=np.full(np.broadcast(total_osts, exp_osts).shape, inf), where=exp_osts > 0)
+    share = total_osts / np.maximum(exp_osts, 1.0)
     link = b["exp_link_gbps"]
     exp_read = np.where(exp_osts > 0, link * share, inf)
     exp_write = np.where(exp_osts > 0, link / amp * share, inf)

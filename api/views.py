@@ -1,0 +1,131 @@
+"""API views: thin. Catalogue viewsets (read-only), health, and evaluate (calls the service)."""
+from __future__ import annotations
+
+import socket
+from urllib.parse import urlparse
+
+from django.conf import settings
+from django.db import connection
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import filters, permissions, status, viewsets
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from hardware_catalog import selectors
+from planner.services import SpecError, design_evaluate
+
+from . import serializers as s
+
+
+def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
+    """A read-only, paginated, searchable viewset for one catalogue kind, looked up by slug."""
+
+    @extend_schema_view(
+        list=extend_schema(summary=f"List catalogue {kind}", tags=["catalogue"]),
+        retrieve=extend_schema(summary=f"Fetch one of the catalogue {kind} by slug", tags=["catalogue"]),
+    )
+    class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
+        lookup_field = "slug"
+        permission_classes = [permissions.AllowAny]
+        filter_backends = [filters.SearchFilter]
+        search_fields = search
+
+        def get_queryset(self):
+            return selectors.catalogue_queryset(kind)
+
+    CatalogueViewSet.serializer_class = serializer_class
+    CatalogueViewSet.__name__ = f"{kind.title().replace('-', '')}ViewSet"
+    return CatalogueViewSet
+
+
+NAMED = ("slug", "name", "vendor", "model")
+CATALOGUE_VIEWSETS = {
+    "disks": _catalogue_viewset("disks", s.DiskSerializer, NAMED + ("interface",)),
+    "servers": _catalogue_viewset("servers", s.ServerSerializer, NAMED),
+    "enclosures": _catalogue_viewset("enclosures", s.EnclosureSerializer, NAMED + ("kind",)),
+    "adapters": _catalogue_viewset("adapters", s.AdapterSerializer, NAMED + ("kind",)),
+    "switches": _catalogue_viewset("switches", s.SwitchSerializer, NAMED),
+    "racks": _catalogue_viewset("racks", s.RackSerializer, NAMED),
+    "tuning-profiles": _catalogue_viewset("tuning-profiles", s.TuningProfileSerializer, ("slug", "name")),
+    "brick-templates": _catalogue_viewset("brick-templates", s.BrickTemplateSerializer, ("slug", "name", "role", "description")),
+    "metadata-cells": _catalogue_viewset("metadata-cells", s.MetadataCellSerializer, ("slug", "name")),
+    "price-lists": _catalogue_viewset("price-lists", s.PriceListSerializer, ("slug", "name", "currency")),
+}
+
+
+def _broker_status() -> dict:
+    """Reach the broker's TCP port (no side effects); `eager` when none is configured."""
+    url = settings.CELERY_BROKER_URL
+    if not url:
+        return {"status": "eager", "detail": "no broker configured: tasks run in the web process"}
+    parsed = urlparse(url)
+    host, port = parsed.hostname or "localhost", parsed.port or 6379
+    try:
+        with socket.create_connection((host, port), timeout=1.0) as sock:
+            if parsed.scheme.startswith("redis"):
+                sock.sendall(b"PING\r\n")
+                reply = sock.recv(64)
+                if not reply.startswith((b"+PONG", b"-NOAUTH")):
+                    return {"status": "error", "detail": f"unexpected reply from {host}:{port}"}
+    except OSError as exc:
+        return {"status": "error", "detail": f"cannot reach broker at {host}:{port}: {exc.strerror or exc}"}
+    return {"status": "ok", "detail": f"{parsed.scheme} at {host}:{port}"}
+
+
+def _database_status() -> dict:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except Exception as exc:  # noqa: BLE001 - any database failure is reported, not raised
+        return {"status": "error", "detail": str(exc)[:200]}
+    return {"status": "ok", "detail": connection.vendor}
+
+
+class HealthView(APIView):
+    """Is the service usable? Database and broker, each ok/error; 503 when one is down."""
+
+    permission_classes = [permissions.AllowAny]
+    authentication_classes: list = []
+
+    @extend_schema(summary="Health of the database and the task broker", tags=["health"], responses={200: OpenApiTypes.OBJECT, 503: OpenApiTypes.OBJECT})
+    def get(self, request):
+        database = _database_status()
+        broker = _broker_status()
+        healthy = database["status"] == "ok" and broker["status"] in ("ok", "eager")
+        body = {"status": "ok" if healthy else "degraded", "database": database, "broker": broker}
+        return Response(body, status=status.HTTP_200_OK if healthy else status.HTTP_503_SERVICE_UNAVAILABLE)
+
+
+EVALUATE_EXAMPLE = {
+    "name": "8 performance bricks, 4 TB",
+    "bricks": [{"template": "md3460-performance", "count": 8, "disk": "nl-sas-4tb"}],
+    "metadata": {"cell": "mds-cell", "placement": "none"},
+    "rack": "rack-42u",
+    "tuning": "large-io",
+    "failover": "paired",
+    "price_list": "illustrative",
+}
+
+
+class EvaluateView(APIView):
+    """POST a DesignSpec, get its Evaluation. Nothing is stored."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Evaluate a design",
+        tags=["evaluate"],
+        request=s.DesignSpecSerializer,
+        responses={200: s.EvaluationSerializer, 400: OpenApiResponse(description="Field-level messages, e.g. {\"bricks\": [{\"count\": [\"must be between 1 and 500\"]}]}")},
+        examples=[OpenApiExample("Reference rack D", value=EVALUATE_EXAMPLE, request_only=True)],
+    )
+    def post(self, request):
+        spec = s.DesignSpecSerializer(data=request.data)
+        spec.is_valid(raise_exception=True)
+        try:
+            evaluation = design_evaluate(spec=spec.validated_data)
+        except SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(evaluation.as_dict())
