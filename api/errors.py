@@ -1,6 +1,24 @@
-"""One error format for the API: field -> list of messages, as DRF produces for validation."""
+"""One error format for the API: a body mapping each offending field to a list of messages.
+
+DRF nests list-level messages as {"non_field_errors": [...]} inside a field; they are lifted so
+that `{"bricks": ["This list may not be empty."]}` reads as the contract's examples do.
+"""
+from rest_framework.exceptions import ValidationError
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+def _lift(detail, top: bool = False):
+    if isinstance(detail, dict):
+        if not top and set(detail) == {"non_field_errors"}:
+            return _lift(detail["non_field_errors"])
+        return {key: _lift(value) for key, value in detail.items()}
+    if isinstance(detail, list):
+        return [_lift(item) for item in detail]
+    return detail
+
+
 def exception_handler(exc, context):
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(exc, ValidationError):
+        response.data = _lift(response.data, top=True)
+    return response

@@ -1,0 +1,88 @@
+"""GET /api/v1/catalogue/<kind>/ and /<kind>/<slug>/ for every kind: paginated, searchable, constant queries."""
+import pytest
+
+from hardware_catalog.selectors import CATALOGUE_KINDS
+
+pytestmark = pytest.mark.django_db
+
+EXAMPLES = {
+    "disks": ("nl-sas-4tb", "capacity_tb", 4.0),
+    "servers": ("r620", "height_u", 1),
+    "enclosures": ("md3460", "drive_slots", 60),
+    "adapters": ("ib-fdr", "effective_gbps", 6.0),
+    "switches": ("ib-sx6036", "ports", 36),
+    "racks": ("rack-42u", "units", 42),
+    "tuning-profiles": ("large-io", "request_kib", 1024),
+    "brick-templates": ("md3460-capacity", "expansions", 2),
+    "metadata-cells": ("mds-cell", "slug", "mds-cell"),
+    "price-lists": ("illustrative", "currency", "USD"),
+}
+
+
+def test_every_catalogue_kind_has_an_example():
+    assert set(EXAMPLES) == set(CATALOGUE_KINDS)
+
+
+@pytest.mark.parametrize("kind", CATALOGUE_KINDS)
+def test_catalogue_list_is_paginated(api, kind):
+    response = api.get(f"/api/v1/catalogue/{kind}/")
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {"count", "next", "previous", "results"}
+    assert body["count"] >= 1
+    assert all("slug" in row for row in body["results"])
+
+
+@pytest.mark.parametrize("kind", CATALOGUE_KINDS)
+def test_catalogue_detail_by_slug(api, kind):
+    slug, field, value = EXAMPLES[kind]
+    response = api.get(f"/api/v1/catalogue/{kind}/{slug}/")
+    assert response.status_code == 200
+    assert response.json()[field] == pytest.approx(value) if isinstance(value, float) else response.json()[field] == value
+
+
+@pytest.mark.parametrize("kind", CATALOGUE_KINDS)
+def test_catalogue_unknown_slug_is_404(api, kind):
+    assert api.get(f"/api/v1/catalogue/{kind}/no-such-thing/").status_code == 404
+
+
+def test_catalogue_search_filters_rows(api):
+    body = api.get("/api/v1/catalogue/disks/", {"search": "NL-SAS"}).json()
+    assert body["count"] == 8
+    body = api.get("/api/v1/catalogue/disks/", {"search": "nl-sas-16tb"}).json()
+    assert [row["slug"] for row in body["results"]] == ["nl-sas-16tb"]
+    assert api.get("/api/v1/catalogue/adapters/", {"search": "zzz-nothing"}).json()["count"] == 0
+
+
+def test_catalogue_page_size_and_pages(api):
+    first = api.get("/api/v1/catalogue/disks/", {"page_size": 5}).json()
+    assert len(first["results"]) == 5 and first["next"]
+    second = api.get(first["next"]).json()
+    assert {r["slug"] for r in first["results"]}.isdisjoint({r["slug"] for r in second["results"]})
+    assert api.get("/api/v1/catalogue/disks/", {"page": 999}).status_code == 404
+
+
+def test_catalogue_records_carry_source_notes(api):
+    disk = api.get("/api/v1/catalogue/disks/nl-sas-4tb/").json()
+    assert "175" in disk["sources"]["read_mbps"]
+    head = api.get("/api/v1/catalogue/enclosures/md3460/").json()
+    assert "Calibrated" in head["sources"]["controller_read_mbps"]
+
+
+def test_catalogue_price_list_is_labelled_illustrative(api):
+    body = api.get("/api/v1/catalogue/price-lists/illustrative/").json()
+    assert body["illustrative"] is True
+    assert "ILLUSTRATIVE" in body["notes"]
+
+
+def test_catalogue_is_read_only(api, django_user_model):
+    assert api.post("/api/v1/catalogue/disks/", {"slug": "x"}, format="json").status_code in (401, 403, 405)
+    user = django_user_model.objects.create_user("ann", password="pw-long-enough-1")
+    api.force_authenticate(user)
+    assert api.delete("/api/v1/catalogue/disks/nl-sas-4tb/").status_code == 405
+
+
+@pytest.mark.parametrize("kind", ["brick-templates", "racks", "metadata-cells", "price-lists", "disks"])
+def test_catalogue_list_query_count_is_constant(api, kind, django_assert_max_num_queries):
+    with django_assert_max_num_queries(4):
+        api.get(f"/api/v1/catalogue/{kind}/", {"page_size": 200})

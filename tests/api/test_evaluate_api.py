@@ -1,0 +1,101 @@
+"""POST /api/v1/evaluate/: the study's figures through the API, and field-level 400s for bad specs."""
+import pytest
+
+from tests.helpers import rack_spec
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/evaluate/"
+
+
+@pytest.mark.parametrize("rack_id", list("ABCDEF"))
+def test_evaluate_reproduces_the_reference_racks(api, study, rack_id):
+    row = next(r for r in study["racks"] if r["id"] == rack_id)
+    tol = study["tolerance"]
+    response = api.post(URL, rack_spec(row), format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["usable_pib"] == pytest.approx(row["usable_pib"], rel=tol["usable_pib_relative"])
+    assert body["read_gbps"] == pytest.approx(row["gbps"], rel=tol["gbps_relative"])
+    assert body["write_gbps"] == pytest.approx(row["gbps"], rel=tol["gbps_relative"])
+    assert body["rack_count"] == 1
+    assert body["bottleneck"] == {"read": "raid_controller", "write": "raid_controller"}
+
+
+def test_evaluate_relative_price_pairs_through_the_api(api, study):
+    rows = {r["id"]: r for r in study["racks"]}
+    totals = {k: api.post(URL, rack_spec(r), format="json").json()["price"]["total"] for k, r in rows.items()}
+    assert totals["A"] / totals["B"] == pytest.approx(0.65, abs=0.03)
+    assert totals["C"] / totals["D"] == pytest.approx(0.65, abs=0.03)
+    assert totals["E"] / totals["F"] == pytest.approx(0.65, abs=0.05)
+
+
+def test_evaluate_returns_the_contract_fields(api):
+    body = api.post(URL, {"bricks": [{"template": "md3460-performance", "count": 8}]}, format="json").json()
+    for key in ("usable_pib", "usable_tib", "raw_tb", "read_gbps", "write_gbps", "bottleneck", "stages", "price",
+                "rack_count", "racks", "counts", "warnings"):
+        assert key in body
+    assert set(body["price"]) >= {"total", "currency", "capex", "opex", "lines"}
+    assert body["price"]["currency"] == "USD"
+    assert set(body["counts"]) >= {"bricks", "servers", "enclosures", "disks", "osts"}
+    assert body["racks"][0]["items"][0] == {**body["racks"][0]["items"][0], "u": 1}
+    stage = body["stages"][0]
+    assert set(stage) >= {"brick", "stage", "read_gbps", "write_gbps"}
+    assert any("illustrative" in w for w in body["warnings"])
+
+
+def test_evaluate_defaults_fill_everything_but_bricks(api):
+    body = api.post(URL, {"bricks": [{"template": "md3460-capacity", "count": 1}]}, format="json").json()
+    assert body["counts"]["servers"] == 1 + 1 + 4  # paired by default: a standby; metadata cell in the rack by default
+    assert body["price"]["price_list"] == "illustrative"
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ({"bricks": [{"template": "md3460-performance", "count": 0}]}, {"bricks": [{"count": ["must be between 1 and 500"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": -3}]}, {"bricks": [{"count": ["must be between 1 and 500"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 10**9}]}, {"bricks": [{"count": ["must be between 1 and 500"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": "many"}]}, {"bricks": [{"count": ["A valid integer is required."]}]}),
+        ({"bricks": [{"template": "no-such-brick", "count": 1}]}, {"bricks": [{"template": ["unknown brick template 'no-such-brick'"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1, "disk": "floppy"}]}, {"bricks": [{"disk": ["unknown disk 'floppy'"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1, "expansions": 5}]},
+         {"bricks": [{"expansions": ["the PowerVault MD3460 supports at most 2 expansion enclosures, not 5"]}]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1, "adapter": "sas-hba-12g"}]},
+         {"bricks": [{"adapter": ["'sas-hba-12g' is a SAS HBA, not a network adapter"]}]}),
+        ({}, {"bricks": ["This field is required."]}),
+        ({"bricks": []}, {"bricks": ["This list may not be empty."]}),
+        ({"bricks": "eight"}, {"bricks": ['Expected a list of items but got type "str".']}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "rack": "rack-99u"}, {"rack": ["unknown rack 'rack-99u'"]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "tuning": "turbo"}, {"tuning": ["unknown tuning profile 'turbo'"]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "failover": "maybe"}, {"failover": ['"maybe" is not a valid choice.']}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "metadata": {"placement": "attic"}},
+         {"metadata": {"placement": ['"attic" is not a valid choice.']}}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "price_list": "gold"}, {"price_list": ["unknown price list 'gold'"]}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "clients": {"count": 10, "adapter": "pigeon"}},
+         {"clients": {"adapter": ["unknown adapter 'pigeon'"]}}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "colour": "blue"}, {"colour": ["unknown field"]}),
+    ],
+)
+def test_evaluate_rejects_bad_specs_with_field_messages(api, spec, expected):
+    response = api.post(URL, spec, format="json")
+    assert response.status_code == 400
+    assert response.json() == expected
+
+
+def test_evaluate_refuses_specs_too_large_to_evaluate_quickly(api):
+    spec = {"bricks": [{"template": "md3460-performance", "count": 500}] * 5}
+    response = api.post(URL, spec, format="json")
+    assert response.status_code == 400
+    assert "too large to evaluate quickly" in response.json()["bricks"][0]
+
+
+@pytest.mark.parametrize("body", ["not json", "[1, 2]", "null", '{"bricks": [null]}', '{"bricks": [{"template": 7, "count": 1.5}]}'])
+def test_evaluate_never_500s_on_garbage(api, body):
+    response = api.post(URL, body, content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_evaluate_is_open_to_anonymous_users_and_stores_nothing(api, django_assert_max_num_queries):
+    with django_assert_max_num_queries(40):
+        response = api.post(URL, {"bricks": [{"template": "md3460-performance", "count": 2}]}, format="json")
+    assert response.status_code == 200
