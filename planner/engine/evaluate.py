@@ -45,7 +45,7 @@ def evaluate(design: DesignInput) -> Evaluation:
         })
         if design.failover == "paired" and group.count % 2 == 1:
             warnings.append(
-                f"{group.name}: {group.count} bricks is an odd number; one standby server was added so that every OSS has a failover partner."
+                f"{group.name}: an odd number of bricks ({group.count}); one standby server was added so that every OSS has a failover partner."
             )
         if group.height_u > design.rack.usable_units:
             warnings.append(f"{group.name}: one brick is {group.height_u}U and does not fit in a {design.rack.name} ({design.rack.usable_units}U free under its switches).")

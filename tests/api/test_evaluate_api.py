@@ -99,3 +99,10 @@ def test_evaluate_is_open_to_anonymous_users_and_stores_nothing(api, django_asse
     with django_assert_max_num_queries(40):
         response = api.post(URL, {"bricks": [{"template": "md3460-performance", "count": 2}]}, format="json")
     assert response.status_code == 200
+
+
+def test_evaluate_refuses_oversized_bodies_with_413(api):
+    body = '{"bricks": [{"template": "md3460-performance", "count": 1}], "name": "' + "x" * (2 * 1024 * 1024) + '"}'
+    response = api.post(URL, body, content_type="application/json")
+    assert response.status_code == 413
+    assert "limit" in response.json()["detail"]
