@@ -30,7 +30,6 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "hardware_catalog",
@@ -104,12 +103,15 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 API_MAX_BODY_BYTES = 1024 * 1024  # JSON bodies (DesignSpecs are a few kB)
+API_ANON_RATE = env_str("API_ANON_RATE", "120/min")  # anonymous requests per client address
+API_USER_RATE = env_str("API_USER_RATE", "1200/min")  # requests per signed-in user or token
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "api.auth.PlannerTokenAuthentication",
     ],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [
         "api.parsers.LimitedJSONParser",

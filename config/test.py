@@ -15,3 +15,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}  # noqa: F405
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+API_ANON_RATE = "100000/min"  # a test that checks the limit sets its own
+API_USER_RATE = "100000/min"

@@ -1,1 +1,70 @@
-"""Planner models (saved designs, export jobs, calibrations) arrive with issues 4, 6 and 7."""
+"""Planner models: saved designs (owned, versioned, shareable, with frozen prices) and API tokens."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+
+
+class Design(models.Model):
+    """A saved design: a DesignSpec owned by a user.
+
+    `version` goes up by one on every change; an update must name the version it was based on
+    (optimistic locking: a stale update is refused, nothing is lost). `prices` is the price list
+    frozen when the design was saved or last re-priced, so a later price-list change never moves
+    its quote silently. It can be shared read-only with named users or by a secret link.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="designs")
+    name = models.CharField(max_length=200)
+    spec = models.JSONField(help_text="The DesignSpec (contract v1).")
+    version = models.PositiveIntegerField(default=1)
+    prices = models.JSONField(default=dict, help_text="The price list as it was when the design was last priced.")
+    priced_at = models.DateTimeField(null=True, blank=True)
+    shared_with = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="designs_shared_with_me")
+    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True, help_text="Secret link token; empty when not shared by link.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})"
+
+
+def _hash(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A named API token for scripts. Only a hash is stored; the key is shown once, at creation."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, help_text="The key's first characters, to recognise it.")
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    @staticmethod
+    def new_key() -> str:
+        return "srp_" + secrets.token_urlsafe(32)
+
+    @staticmethod
+    def hash_key(key: str) -> str:
+        return _hash(key)

@@ -1,15 +1,16 @@
-"""Services: the only code that touches both the ORM and the engine.
+"""Evaluation services: DesignSpec -> engine inputs (catalogue look-ups) -> Evaluation.
 
 `design_resolve` turns a DesignSpec (validated JSON, see `planner.spec`) into engine inputs by
 looking up the catalogue; `design_evaluate` evaluates it. Every front door (API, pages, PDF,
-tasks) calls these functions; none computes a figure itself.
+tasks) calls these functions; none computes a figure itself. A saved design passes its frozen
+price snapshot (`prices=`) so that its quote does not move when the price list changes.
 """
 from __future__ import annotations
 
 from hardware_catalog import models as cat
 from planner import engine
 from planner.engine.units import link_payload_gbps
-from planner.spec import SPEC_DEFAULTS, SpecError, normalise_spec
+from planner.spec import SpecError, normalise_spec
 
 
 def _disk(d: cat.Disk) -> engine.DiskParams:
@@ -143,24 +144,43 @@ def _rack(slug: str, errors: dict) -> engine.RackParams | None:
                              max_load_kg=rack.max_load_kg, weight_kg=rack.weight_kg, switches=switches)
 
 
-def _prices(slug: str, errors: dict) -> engine.PriceParams | None:
-    price_list = cat.PriceList.objects.filter(slug=slug).first()
+def price_list_snapshot(*, slug: str) -> dict | None:
+    """The price list as plain JSON (to freeze in a saved design), or None if unknown."""
+    price_list = cat.PriceList.objects.filter(slug=slug).prefetch_related("items").first()
     if price_list is None:
+        return None
+    return {
+        "slug": price_list.slug, "name": price_list.name, "currency": price_list.currency,
+        "illustrative": price_list.illustrative, "effective_date": price_list.effective_date.isoformat(),
+        "service_years": price_list.service_years, "energy_price_per_kwh": float(price_list.energy_price_per_kwh),
+        "pue": price_list.pue,
+        "items": [[item.kind, item.item_slug, float(item.unit_price)] for item in price_list.items.all()],
+    }
+
+
+def _prices_from_snapshot(snap: dict) -> engine.PriceParams:
+    unit_prices, support = {}, 0.0
+    for kind, slug, price in snap["items"]:
+        if kind == cat.PriceItem.Kind.SERVICE:
+            support += price
+        else:
+            unit_prices[(kind, slug)] = price
+    return engine.PriceParams(
+        slug=snap["slug"], name=snap["name"], currency=snap["currency"], illustrative=snap["illustrative"],
+        effective_date=snap["effective_date"], service_years=snap["service_years"],
+        energy_price_per_kwh=snap["energy_price_per_kwh"], pue=snap["pue"], unit_prices=unit_prices,
+        support_per_server_year=support,
+    )
+
+
+def _prices(slug: str, errors: dict, snapshot: dict | None = None) -> engine.PriceParams | None:
+    if snapshot and snapshot.get("slug") == slug:
+        return _prices_from_snapshot(snapshot)
+    snap = price_list_snapshot(slug=slug)
+    if snap is None:
         _put(errors, ("price_list",), f"unknown price list '{slug}'")
         return None
-    unit_prices = {}
-    support = 0.0
-    for item in price_list.items.all():
-        if item.kind == cat.PriceItem.Kind.SERVICE:
-            support += float(item.unit_price)
-        else:
-            unit_prices[(item.kind, item.item_slug)] = float(item.unit_price)
-    return engine.PriceParams(
-        slug=price_list.slug, name=price_list.name, currency=price_list.currency, illustrative=price_list.illustrative,
-        effective_date=price_list.effective_date.isoformat(), service_years=price_list.service_years,
-        energy_price_per_kwh=float(price_list.energy_price_per_kwh), pue=price_list.pue,
-        unit_prices=unit_prices, support_per_server_year=support,
-    )
+    return _prices_from_snapshot(snap)
 
 
 def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
@@ -172,14 +192,17 @@ def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
                                software_read_efficiency=t.software_read_efficiency, software_write_efficiency=t.software_write_efficiency)
 
 
-def design_resolve(*, spec: dict) -> engine.DesignInput:
-    """Build engine inputs from a DesignSpec; raise SpecError with field-level messages."""
+def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignInput:
+    """Build engine inputs from a DesignSpec; raise SpecError with field-level messages.
+
+    `prices` is a frozen price-list snapshot (see `price_list_snapshot`) used instead of the
+    current list when it is the list the spec names."""
     spec = normalise_spec(spec)
     errors: dict = {}
     groups = [_brick_group(entry, i, errors) for i, entry in enumerate(spec["bricks"])]
     rack = _rack(spec["rack"], errors)
     tuning = _tuning(spec["tuning"], errors)
-    prices = _prices(spec["price_list"], errors)
+    price_params = _prices(spec["price_list"], errors, prices)
     metadata = _metadata(spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
     clients = None
     if spec.get("clients"):
@@ -197,16 +220,13 @@ def design_resolve(*, spec: dict) -> engine.DesignInput:
         raise SpecError(errors)
     return engine.DesignInput(
         name=spec.get("name") or "Untitled design", bricks=tuple(groups), rack=rack, tuning=tuning,
-        failover=spec["failover"], placement=spec["metadata"]["placement"], metadata=metadata, clients=clients, prices=prices,
+        failover=spec["failover"], placement=spec["metadata"]["placement"], metadata=metadata, clients=clients, prices=price_params,
     )
 
 
-def design_evaluate(*, spec: dict) -> engine.Evaluation:
+def design_evaluate(*, spec: dict, prices: dict | None = None) -> engine.Evaluation:
     """Evaluate a DesignSpec: usable PiB, GB/s and bottleneck, price, racks (see the v1 contract)."""
-    return engine.evaluate(design_resolve(spec=spec))
-
-
-__all__ = ["SPEC_DEFAULTS", "SpecError", "design_evaluate", "design_resolve"]
+    return engine.evaluate(design_resolve(spec=spec, prices=prices))
 
 
 def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:

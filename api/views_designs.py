@@ -1,0 +1,225 @@
+"""API views for saved designs, sharing, comparison and tokens. Thin: each calls one service."""
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework import filters, mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from planner import services
+from planner.models import ApiToken, Design
+
+from . import serializers_designs as sd
+from .permissions import IsOwnerOrReadOnlyShared
+from .serializers import DesignSpecSerializer, EvaluationSerializer
+
+CONFLICT = OpenApiResponse(description="The design changed since the version you sent: nothing was changed; the body has the current version.")
+NOT_FOUND = OpenApiResponse(description="No such design visible to you (other users' designs are 404 too).")
+
+
+def _conflict(request, exc: services.VersionConflict) -> Response:
+    return Response(
+        {"detail": f"This design was changed by someone else: it is now at version {exc.current.version}. "
+                   "Nothing was saved; reload it and apply your change again.",
+         "current_version": exc.current.version,
+         "design": sd.DesignSerializer(exc.current, context={"request": request}).data},
+        status=status.HTTP_409_CONFLICT,
+    )
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your designs and those shared with you", tags=["designs"]),
+    retrieve=extend_schema(summary="One design", tags=["designs"], responses={200: sd.DesignSerializer, 404: NOT_FOUND}),
+    destroy=extend_schema(summary="Delete a design (owner only)", tags=["designs"], responses={204: None, 404: NOT_FOUND}),
+)
+class DesignViewSet(viewsets.ModelViewSet):
+    """Saved designs: owned, versioned (409 on a stale update), shareable read-only."""
+
+    serializer_class = sd.DesignSerializer
+    permission_classes = [permissions.IsAuthenticated, IsOwnerOrReadOnlyShared]
+    filter_backends = [filters.SearchFilter, filters.OrderingFilter]
+    search_fields = ["name"]
+    ordering_fields = ["updated_at", "created_at", "name"]
+    http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
+
+    def get_queryset(self):
+        return services.designs_visible_to(self.request.user).select_related("owner").prefetch_related("shared_with")
+
+    @extend_schema(summary="Save a design", tags=["designs"], request=sd.DesignCreateSerializer,
+                   responses={201: sd.DesignSerializer, 400: OpenApiResponse(description="Field-level messages")},
+                   examples=[OpenApiExample("Rack D", request_only=True, value={
+                       "name": "Rack D", "spec": {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}})])
+    def create(self, request, *args, **kwargs):
+        data = sd.DesignCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            design = services.design_create(owner=request.user, name=data.validated_data["name"], spec=data.validated_data["spec"])
+        except services.SpecError as exc:
+            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(design).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(summary="Change a design (owner only; send the version it is based on)", tags=["designs"],
+                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+    def update(self, request, *args, **kwargs):
+        design = self.get_object()
+        data = sd.DesignUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            design = services.design_update(design=design, based_on_version=data.validated_data["version"],
+                                            name=data.validated_data.get("name"), spec=data.validated_data.get("spec"))
+        except services.VersionConflict as exc:
+            return _conflict(request, exc)
+        except services.SpecError as exc:
+            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(design).data)
+
+    @extend_schema(summary="Change a design (same as PUT: version required, name and spec optional)", tags=["designs"],
+                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+    def partial_update(self, request, *args, **kwargs):
+        return self.update(request, *args, **kwargs)
+
+    def perform_destroy(self, instance):
+        services.design_delete(design=instance)
+
+    @extend_schema(summary="Evaluate a saved design with its frozen prices", tags=["designs"],
+                   responses={200: EvaluationSerializer, 404: NOT_FOUND})
+    @action(detail=True, methods=["get"], url_path="evaluation", url_name="evaluation")
+    def evaluation(self, request, pk=None):
+        design = self.get_object()
+        try:
+            evaluation = services.design_evaluation(design=design)
+        except services.SpecError as exc:
+            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(evaluation.as_dict())
+
+    @extend_schema(summary="Re-price with the price list's current prices (owner only)", tags=["designs"],
+                   request=sd.RepriceSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+    @action(detail=True, methods=["post"])
+    def reprice(self, request, pk=None):
+        design = self.get_object()
+        data = sd.RepriceSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            design = services.design_reprice(design=design, based_on_version=data.validated_data.get("version"))
+        except services.VersionConflict as exc:
+            return _conflict(request, exc)
+        except services.SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(design).data)
+
+    @extend_schema(summary="Share read-only with users and/or by secret link (owner only)", tags=["designs"],
+                   request=sd.ShareSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND})
+    @action(detail=True, methods=["post"])
+    def share(self, request, pk=None):
+        design = self.get_object()
+        data = sd.ShareSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            design = services.design_share(design=design, usernames=data.validated_data.get("users"), link=data.validated_data.get("link"))
+        except services.SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(self.get_serializer(design).data)
+
+    @extend_schema(summary="Copy a design you can read into a new design of your own", tags=["designs"],
+                   request=None, responses={201: sd.DesignSerializer, 404: NOT_FOUND})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def copy(self, request, pk=None):
+        design = self.get_object()
+        new = services.design_create(owner=request.user, name=f"Copy of {design.name}"[:200], spec=design.spec)
+        return Response(self.get_serializer(new).data, status=status.HTTP_201_CREATED)
+
+
+class SharedDesignView(APIView):
+    """A design shared by secret link: read-only, no sign-in needed."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="Read a design shared by link, with its evaluation", tags=["designs"],
+                   responses={200: sd.SharedDesignSerializer, 404: OpenApiResponse(description="No such link (or sharing was switched off).")})
+    def get(self, request, token: str):
+        design = get_object_or_404(Design.objects.select_related("owner"), share_token=token)
+        evaluation = services.design_evaluation(design=design)
+        body = sd.DesignSerializer(design, context={"request": request}).data
+        return Response({"design": body, "evaluation": evaluation.as_dict()})
+
+
+class CompareView(APIView):
+    """Compare 2-8 designs (saved ids or inline specs) against a reference."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Compare designs side by side", tags=["compare"], request=sd.CompareSerializer,
+        responses={200: sd.CompareResultSerializer, 400: OpenApiResponse(description="Field-level messages")},
+        examples=[OpenApiExample("Rack A against rack B", request_only=True, value={
+            "designs": [
+                {"label": "A", "spec": {"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "in_rack"}}},
+                {"label": "B", "spec": {"bricks": [{"template": "md3460-performance", "count": 6}], "metadata": {"placement": "in_rack"}}},
+            ],
+            "reference": 1})],
+    )
+    def post(self, request):
+        data = sd.CompareSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entries, errors = [], {}
+        visible = services.designs_visible_to(request.user)
+        for i, entry in enumerate(data.validated_data["designs"]):
+            if "design" in entry:
+                if not request.user.is_authenticated:
+                    errors[str(i)] = {"design": ["sign in (or send a token) to compare saved designs; anonymous users may compare inline specs"]}
+                    continue
+                design = visible.filter(pk=entry["design"]).first()
+                if design is None:
+                    errors[str(i)] = {"design": [f"no design {entry['design']} visible to you"]}
+                    continue
+                entries.append((entry.get("label") or design.name, design.spec, design.prices or None))
+            else:
+                spec = entry["spec"]
+                entries.append((entry.get("label") or spec.get("name") or f"Design {i + 1}", spec, None))
+        if errors:
+            return Response({"designs": errors}, status=status.HTTP_400_BAD_REQUEST)
+        try:
+            result = services.design_compare(entries=entries, reference=data.validated_data["reference"])
+        except services.SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(result)
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your API tokens (keys are never shown again)", tags=["tokens"]),
+    retrieve=extend_schema(summary="One of your API tokens", tags=["tokens"]),
+    destroy=extend_schema(summary="Revoke a token at once", tags=["tokens"], responses={204: None}),
+)
+class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    """Named API tokens for scripts: create (the key is shown once), list, revoke."""
+
+    serializer_class = sd.ApiTokenSerializer
+    permission_classes = [permissions.IsAuthenticated]
+
+    queryset = ApiToken.objects.none()  # for the schema; requests see only their own tokens
+
+    def get_queryset(self):
+        if not self.request.user.is_authenticated:
+            return ApiToken.objects.none()
+        return ApiToken.objects.filter(user=self.request.user)
+
+    @extend_schema(summary="Create a token (the response holds its key, shown this once)", tags=["tokens"],
+                   request=sd.ApiTokenSerializer, responses={201: sd.ApiTokenCreatedSerializer})
+    def create(self, request):
+        data = sd.ApiTokenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            token, key = services.token_create(user=request.user, name=data.validated_data["name"])
+        except services.TokenLimit as exc:
+            return Response({"name": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
+        body = sd.ApiTokenSerializer(token).data
+        body["key"] = key
+        return Response(body, status=status.HTTP_201_CREATED)
+
+    def perform_destroy(self, instance):
+        services.token_revoke(token=instance)
+
+
+__all__ = ["ApiTokenViewSet", "CompareView", "DesignSpecSerializer", "DesignViewSet", "SharedDesignView"]

@@ -1,0 +1,160 @@
+"""Saved designs: create, update with optimistic locking, share, re-price, evaluate, compare."""
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F, Q, QuerySet
+from django.utils import timezone
+
+from planner import engine
+from planner.models import Design
+from planner.spec import SpecError, normalise_spec
+
+from .evaluation import design_evaluate, design_resolve, price_list_snapshot
+
+
+class VersionConflict(Exception):
+    """An update based on a version that is no longer current; nothing was changed."""
+
+    def __init__(self, current: Design):
+        super().__init__(f"design {current.pk} is at version {current.version}")
+        self.current = current
+
+
+class DesignNotFound(Exception):
+    """No such design visible to this user (also raised for other users' designs: ids do not leak)."""
+
+
+def designs_visible_to(user) -> QuerySet:
+    """Designs a user may read: their own and those shared with them."""
+    if user is None or not user.is_authenticated:
+        return Design.objects.none()
+    return Design.objects.filter(Q(owner=user) | Q(shared_with=user)).distinct()
+
+
+def _check_spec(spec: dict, prices: dict | None = None) -> dict:
+    """Normalise and resolve (raises SpecError); return the normalised spec."""
+    normalised = normalise_spec(spec)
+    design_resolve(spec=normalised, prices=prices)
+    return normalised
+
+
+def design_create(*, owner, name: str, spec: dict) -> Design:
+    """Save a new design for `owner`, freezing the prices of the list it names."""
+    normalised = _check_spec(spec)
+    return Design.objects.create(
+        owner=owner, name=name or normalised.get("name") or "Untitled design", spec=normalised,
+        prices=price_list_snapshot(slug=normalised["price_list"]), priced_at=timezone.now(),
+    )
+
+
+@transaction.atomic
+def design_update(*, design: Design, based_on_version: int, name: str | None = None, spec: dict | None = None) -> Design:
+    """Change a design's name and/or spec if it is still at `based_on_version`; else VersionConflict.
+
+    Prices stay frozen unless the spec names a different price list (then that list is frozen).
+    """
+    fields: dict = {"version": F("version") + 1, "updated_at": timezone.now()}
+    if name is not None:
+        fields["name"] = name
+    if spec is not None:
+        normalised = normalise_spec(spec)
+        frozen = design.prices if design.prices.get("slug") == normalised["price_list"] else None
+        _check_spec(normalised, prices=frozen)
+        fields["spec"] = normalised
+        if frozen is None:
+            fields["prices"] = price_list_snapshot(slug=normalised["price_list"])
+            fields["priced_at"] = timezone.now()
+    changed = Design.objects.filter(pk=design.pk, version=based_on_version).update(**fields)
+    current = Design.objects.get(pk=design.pk)
+    if not changed:
+        raise VersionConflict(current)
+    return current
+
+
+@transaction.atomic
+def design_reprice(*, design: Design, based_on_version: int | None = None) -> Design:
+    """Freeze the current prices of the design's price list (a new version)."""
+    snap = price_list_snapshot(slug=design.spec["price_list"])
+    if snap is None:
+        raise SpecError({"price_list": [f"price list '{design.spec['price_list']}' no longer exists"]})
+    query = Design.objects.filter(pk=design.pk)
+    if based_on_version is not None:
+        query = query.filter(version=based_on_version)
+    changed = query.update(prices=snap, priced_at=timezone.now(), version=F("version") + 1, updated_at=timezone.now())
+    current = Design.objects.get(pk=design.pk)
+    if not changed:
+        raise VersionConflict(current)
+    return current
+
+
+def design_delete(*, design: Design) -> None:
+    design.delete()
+
+
+def design_share(*, design: Design, usernames: list[str] | None = None, link: bool | None = None) -> Design:
+    """Share read-only with these users (replacing the list) and/or switch the secret link on or off."""
+    if usernames is not None:
+        users = list(get_user_model().objects.filter(username__in=usernames))
+        missing = sorted(set(usernames) - {u.username for u in users})
+        if missing:
+            raise SpecError({"users": [f"unknown user '{name}'" for name in missing]})
+        design.shared_with.set([u for u in users if u.pk != design.owner_id])
+    if link is True and not design.share_token:
+        design.share_token = secrets.token_urlsafe(24)
+        design.save(update_fields=["share_token"])
+    elif link is False and design.share_token:
+        design.share_token = None
+        design.save(update_fields=["share_token"])
+    return design
+
+
+def design_evaluation(*, design: Design) -> engine.Evaluation:
+    """Evaluate a saved design with its frozen prices; warn when the price list has changed since."""
+    evaluation = design_evaluate(spec=design.spec, prices=design.prices or None)
+    current = price_list_snapshot(slug=design.spec["price_list"])
+    if current is not None and design.prices and current != design.prices:
+        evaluation.warnings.append(
+            f"Prices are frozen from {design.priced_at:%Y-%m-%d %H:%M} UTC; the price list '{current['slug']}' has changed since. "
+            "Re-price the design to use the current prices."
+        )
+    return evaluation
+
+
+def design_compare(*, entries: list[tuple[str, dict, dict | None]], reference: int = 0) -> dict:
+    """Compare 2-8 designs side by side. `entries` are (label, spec, frozen prices or None).
+
+    Each row: usable PiB, read/write GB/s, price, relative price to the reference row, price per
+    usable PiB and per read GB/s, racks, rack units, power. Raises SpecError naming the entry.
+    """
+    evaluations = []
+    errors: dict = {}
+    for i, (label, spec, prices) in enumerate(entries):
+        try:
+            evaluations.append((label, design_evaluate(spec=spec, prices=prices)))
+        except SpecError as exc:
+            errors.setdefault("designs", {})[str(i)] = exc.errors
+    if errors:
+        raise SpecError(errors)
+    reference_total = evaluations[reference][1].price["total"]
+    currencies = {ev.price["currency"] for _, ev in evaluations}
+    rows = []
+    for i, (label, ev) in enumerate(evaluations):
+        total = ev.price["total"]
+        rows.append({
+            "index": i, "label": label, "name": ev.name,
+            "usable_pib": round(ev.usable_pib, 4), "raw_tb": round(ev.raw_tb, 1),
+            "read_gbps": round(ev.read_gbps, 2), "write_gbps": round(ev.write_gbps, 2),
+            "bottleneck": ev.bottleneck,
+            "price_total": total, "currency": ev.price["currency"],
+            "relative_price": round(engine.cost.relative_price(total, reference_total), 4) if reference_total > 0 else None,
+            "price_per_usable_pib": ev.price["per_usable_pib"], "price_per_read_gbps": ev.price["per_read_gbps"],
+            "rack_count": ev.rack_count, "units_used": ev.units_used, "power_w": round(ev.power_w, 1),
+            "weight_kg": round(ev.weight_kg, 1), "warnings": ev.warnings,
+        })
+    warnings = []
+    if len(currencies) > 1:
+        warnings.append("The designs are priced in different currencies; relative prices compare numbers, not money.")
+    return {"reference": reference, "rows": rows, "warnings": warnings}
