@@ -1,6 +1,8 @@
 """API serializers: catalogue records (read-only), the DesignSpec (input) and the Evaluation (output)."""
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import transaction
 from rest_framework import serializers
 
 from hardware_catalog import models as cat
@@ -11,7 +13,29 @@ from planner import spec as spec_rules
 COMMON = ("slug", "name", "vendor", "model", "description", "sources")
 
 
-class DiskSerializer(serializers.ModelSerializer):
+class FullCleanMixin:
+    """Writable catalogue serializers validate through the model's full_clean (source notes included)."""
+
+    nested_fields: tuple[str, ...] = ()
+
+    def validate(self, attrs):
+        attrs = super().validate(attrs)
+        plain = {k: v for k, v in attrs.items() if k not in self.nested_fields and not isinstance(v, list)}
+        model = self.Meta.model
+        if self.instance is not None:
+            probe = model.objects.get(pk=self.instance.pk)
+        else:
+            probe = model()
+        for key, value in plain.items():
+            setattr(probe, key, value)
+        try:
+            probe.full_clean(exclude=[f.name for f in model._meta.many_to_many], validate_unique=self.instance is None)
+        except DjangoValidationError as exc:
+            raise serializers.ValidationError(exc.message_dict) from exc
+        return attrs
+
+
+class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
     capacity_tb = serializers.FloatField()
 
     class Meta:
@@ -20,13 +44,13 @@ class DiskSerializer(serializers.ModelSerializer):
                            "power_w", "weight_kg", "afr_percent")
 
 
-class ServerSerializer(serializers.ModelSerializer):
+class ServerSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Server
         fields = COMMON + ("height_u", "pcie_slots", "pcie_gen", "internal_bays", "cpu", "memory_gb", "power_w", "max_power_w", "weight_kg")
 
 
-class EnclosureSerializer(serializers.ModelSerializer):
+class EnclosureSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Enclosure
         fields = COMMON + ("kind", "height_u", "drive_slots", "drive_form_factor", "controllers", "controller_read_mbps",
@@ -34,7 +58,7 @@ class EnclosureSerializer(serializers.ModelSerializer):
                            "uplink_lane_gbps", "uplink_efficiency", "max_expansions", "power_w", "weight_kg")
 
 
-class AdapterSerializer(serializers.ModelSerializer):
+class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
     effective_gbps = serializers.FloatField(read_only=True, help_text="Effective payload bandwidth, GB/s (10^9 B/s).")
 
     class Meta:
@@ -43,38 +67,60 @@ class AdapterSerializer(serializers.ModelSerializer):
                            "pcie_effective_gbps", "effective_gbps", "power_w")
 
 
-class SwitchSerializer(serializers.ModelSerializer):
+class SwitchSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Switch
         fields = COMMON + ("kind", "ports", "port_gbps", "height_u", "power_w", "weight_kg")
 
 
 class RackSwitchSerializer(serializers.Serializer):
-    switch = serializers.CharField(source="switch.slug")
-    count = serializers.IntegerField()
+    switch = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Switch.objects.all())
+    count = serializers.IntegerField(min_value=1, max_value=8)
 
 
-class RackSerializer(serializers.ModelSerializer):
-    switches = RackSwitchSerializer(source="rack_switches", many=True, read_only=True)
+class RackSerializer(FullCleanMixin, serializers.ModelSerializer):
+    switches = RackSwitchSerializer(source="rack_switches", many=True, required=False, help_text="Switches at the top of every rack.")
+    nested_fields = ("rack_switches",)
 
     class Meta:
         model = cat.Rack
         fields = COMMON + ("units", "power_budget_w", "max_load_kg", "weight_kg", "switches")
 
+    @transaction.atomic
+    def create(self, validated_data):
+        switches = validated_data.pop("rack_switches", [])
+        rack = cat.Rack.objects.create(**validated_data)
+        self._set_switches(rack, switches)
+        return rack
 
-class TuningProfileSerializer(serializers.ModelSerializer):
+    @transaction.atomic
+    def update(self, instance, validated_data):
+        switches = validated_data.pop("rack_switches", None)
+        instance = super().update(instance, validated_data)
+        if switches is not None:
+            instance.rack_switches.all().delete()
+            self._set_switches(instance, switches)
+        return instance
+
+    @staticmethod
+    def _set_switches(rack, switches):
+        for entry in switches:
+            cat.RackSwitch.objects.create(rack=rack, switch=entry["switch"], count=entry["count"])
+
+
+class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.TuningProfile
         fields = COMMON + ("request_kib", "software_read_efficiency", "software_write_efficiency", "recipe")
 
 
-class BrickTemplateSerializer(serializers.ModelSerializer):
-    server = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    hba = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    network_adapter = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    head = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    expansion = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    disk = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class BrickTemplateSerializer(FullCleanMixin, serializers.ModelSerializer):
+    server = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Server.objects.all())
+    hba = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Adapter.objects.filter(kind="sas_hba"), required=False, allow_null=True)
+    network_adapter = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Adapter.objects.all())
+    head = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Enclosure.objects.all())
+    expansion = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Enclosure.objects.filter(kind="expansion"), required=False, allow_null=True)
+    disk = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Disk.objects.all())
     height_u = serializers.SerializerMethodField(help_text="Rack units of one brick with its default expansions.")
     max_expansions = serializers.IntegerField(source="head.max_expansions", read_only=True)
 
@@ -95,17 +141,44 @@ class MetadataCellItemSerializer(serializers.ModelSerializer):
         model = cat.MetadataCellItem
         fields = ("kind", "item_slug", "count", "role", "source")
 
+    def validate(self, attrs):
+        from hardware_catalog.importers import PART_MODELS
 
-class MetadataCellSerializer(serializers.ModelSerializer):
-    items = MetadataCellItemSerializer(many=True, read_only=True)
+        model = PART_MODELS.get(attrs["kind"])
+        if model is None or not model.objects.filter(slug=attrs["item_slug"]).exists():
+            raise serializers.ValidationError({"item_slug": [f"unknown {attrs['kind']} '{attrs['item_slug']}'"]})
+        return attrs
+
+
+class MetadataCellSerializer(FullCleanMixin, serializers.ModelSerializer):
+    items = MetadataCellItemSerializer(many=True, required=False)
+    nested_fields = ("items",)
 
     class Meta:
         model = cat.MetadataCell
         fields = COMMON + ("items",)
 
+    @transaction.atomic
+    def create(self, validated_data):
+        items = validated_data.pop("items", [])
+        cell = cat.MetadataCell.objects.create(**validated_data)
+        for item in items:
+            cat.MetadataCellItem.objects.create(cell=cell, **item)
+        return cell
+
+    @transaction.atomic
+    def update(self, instance, validated_data):
+        items = validated_data.pop("items", None)
+        instance = super().update(instance, validated_data)
+        if items is not None:
+            instance.items.all().delete()
+            for item in items:
+                cat.MetadataCellItem.objects.create(cell=instance, **item)
+        return instance
+
 
 class PriceItemSerializer(serializers.ModelSerializer):
-    unit_price = serializers.FloatField()
+    unit_price = serializers.DecimalField(max_digits=12, decimal_places=2, min_value=0, coerce_to_string=False)
 
     class Meta:
         model = cat.PriceItem
@@ -113,12 +186,41 @@ class PriceItemSerializer(serializers.ModelSerializer):
 
 
 class PriceListSerializer(serializers.ModelSerializer):
-    items = PriceItemSerializer(many=True, read_only=True)
-    energy_price_per_kwh = serializers.FloatField()
+    items = PriceItemSerializer(many=True, required=False, help_text="Unit prices; on update, the whole list is replaced when given.")
+    energy_price_per_kwh = serializers.DecimalField(max_digits=8, decimal_places=4, min_value=0, coerce_to_string=False, required=False)
+    pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False)
+    service_years = serializers.IntegerField(min_value=1, max_value=30, required=False)
 
     class Meta:
         model = cat.PriceList
         fields = ("slug", "name", "currency", "effective_date", "illustrative", "service_years", "energy_price_per_kwh", "pue", "notes", "items")
+
+    def validate_items(self, items):
+        seen = set()
+        for item in items:
+            key = (item["kind"], item["item_slug"])
+            if key in seen:
+                raise serializers.ValidationError(f"{item['kind']} '{item['item_slug']}' is priced twice")
+            seen.add(key)
+        return items
+
+    @transaction.atomic
+    def create(self, validated_data):
+        items = validated_data.pop("items", [])
+        price_list = cat.PriceList.objects.create(**validated_data)
+        for item in items:
+            cat.PriceItem.objects.create(price_list=price_list, **item)
+        return price_list
+
+    @transaction.atomic
+    def update(self, instance, validated_data):
+        items = validated_data.pop("items", None)
+        instance = super().update(instance, validated_data)
+        if items is not None:
+            instance.items.all().delete()
+            for item in items:
+                cat.PriceItem.objects.create(price_list=instance, **item)
+        return instance
 
 
 # ---------------------------------------------------------------- DesignSpec (input)

@@ -16,6 +16,7 @@ from hardware_catalog import selectors
 from planner.services import SpecError, design_evaluate
 
 from . import serializers as s
+from .permissions import IsStaffOrReadOnly
 
 
 def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
@@ -24,10 +25,15 @@ def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
     @extend_schema_view(
         list=extend_schema(summary=f"List catalogue {kind}", tags=["catalogue"]),
         retrieve=extend_schema(summary=f"Fetch one of the catalogue {kind} by slug", tags=["catalogue"]),
+        create=extend_schema(summary=f"Add to catalogue {kind} (staff only)", tags=["catalogue"]),
+        update=extend_schema(summary=f"Replace one of the catalogue {kind} (staff only)", tags=["catalogue"]),
+        partial_update=extend_schema(summary=f"Change one of the catalogue {kind} (staff only)", tags=["catalogue"]),
+        destroy=extend_schema(summary=f"Delete one of the catalogue {kind} (staff only; refused while in use)", tags=["catalogue"],
+                              responses={204: None, 409: OpenApiResponse(description="In use by other records")}),
     )
-    class CatalogueViewSet(viewsets.ReadOnlyModelViewSet):
+    class CatalogueViewSet(viewsets.ModelViewSet):
         lookup_field = "slug"
-        permission_classes = [permissions.AllowAny]
+        permission_classes = [IsStaffOrReadOnly]
         filter_backends = [filters.SearchFilter]
         search_fields = search
 

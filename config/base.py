@@ -108,8 +108,8 @@ API_USER_RATE = env_str("API_USER_RATE", "1200/min")  # requests per signed-in u
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.PlannerTokenAuthentication",  # first, so that unauthenticated requests get 401 with WWW-Authenticate
         "rest_framework.authentication.SessionAuthentication",
-        "api.auth.PlannerTokenAuthentication",
     ],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttles.AnonThrottle", "api.throttles.UserThrottle"],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],

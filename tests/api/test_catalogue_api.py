@@ -75,11 +75,30 @@ def test_catalogue_price_list_is_labelled_illustrative(api):
     assert "ILLUSTRATIVE" in body["notes"]
 
 
-def test_catalogue_is_read_only(api, django_user_model):
-    assert api.post("/api/v1/catalogue/disks/", {"slug": "x"}, format="json").status_code in (401, 403, 405)
+def test_catalogue_is_read_only_for_all_but_staff(api, django_user_model):
+    assert api.post("/api/v1/catalogue/disks/", {"slug": "x"}, format="json").status_code == 401
     user = django_user_model.objects.create_user("ann", password="pw-long-enough-1")
     api.force_authenticate(user)
-    assert api.delete("/api/v1/catalogue/disks/nl-sas-4tb/").status_code == 405
+    assert api.delete("/api/v1/catalogue/disks/nl-sas-4tb/").status_code == 403
+    assert api.post("/api/v1/catalogue/disks/", {"slug": "x"}, format="json").status_code == 403
+
+
+def test_staff_add_a_disk_with_its_sources_and_a_price_list(api, django_user_model):
+    staff = django_user_model.objects.create_user("sam", password="pw-long-enough-1", is_staff=True)
+    api.force_authenticate(staff)
+    disk = api.get("/api/v1/catalogue/disks/nl-sas-4tb/").json()
+    new = {**disk, "slug": "nl-sas-20tb", "name": "20 TB NL-SAS", "capacity_tb": 20}
+    created = api.post("/api/v1/catalogue/disks/", new, format="json")
+    assert created.status_code == 201, created.content
+    duplicate = api.post("/api/v1/catalogue/disks/", new, format="json")
+    assert duplicate.status_code == 400 and "slug" in duplicate.json()
+    no_sources = api.post("/api/v1/catalogue/disks/", {**new, "slug": "nl-sas-22tb", "sources": {}}, format="json")
+    assert no_sources.status_code == 400 and "sources" in no_sources.json()
+    quotes = {"slug": "vendor-quote-2026", "name": "Vendor quote", "currency": "EUR", "effective_date": "2026-11-01",
+              "illustrative": False, "items": [{"kind": "disk", "item_slug": "nl-sas-20tb", "unit_price": 410.5}]}
+    created = api.post("/api/v1/catalogue/price-lists/", quotes, format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["items"][0]["unit_price"] == 410.5
 
 
 @pytest.mark.parametrize("kind", ["brick-templates", "racks", "metadata-cells", "price-lists", "disks"])
