@@ -3,7 +3,7 @@ import io
 
 from django.conf import settings
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 
 
@@ -32,4 +32,7 @@ class LimitedJSONParser(JSONParser):
             
 
             stream = io.BytesIO(data)
-        return super().parse(stream, media_type, parser_context)
+        try:
+            return super().parse(stream, media_type, parser_context)
+        except RecursionError as exc:
+            raise ParseError("JSON parse error: the body is nested too deeply.") from exc

@@ -226,10 +226,25 @@ class PriceListSerializer(serializers.ModelSerializer):
 # ---------------------------------------------------------------- DesignSpec (input)
 
 
-class BrickEntrySerializer(serializers.Serializer):
+class StrictFieldsMixin:
+    """Refuse fields the serializer does not know (a typo such as `expansion` must not be ignored)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError({key: [f"unknown field; expected one of: {', '.join(self.fields)}"] for key in unknown})
+        return super().to_internal_value(data)
+
+
+def _slug(**kwargs):
+    return serializers.SlugField(max_length=80, **kwargs)
+
+
+class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
     """One line of a design: so many bricks of a template, with optional overrides."""
 
-    template = serializers.SlugField(help_text="Brick template slug, e.g. md3460-performance.")
+    template = _slug(help_text="Brick template slug, e.g. md3460-performance.")
     count = serializers.IntegerField(
         min_value=1, max_value=spec_rules.MAX_BRICKS_PER_ENTRY,
         error_messages={
@@ -237,33 +252,34 @@ class BrickEntrySerializer(serializers.Serializer):
             "max_value": f"must be between 1 and {spec_rules.MAX_BRICKS_PER_ENTRY}",
         },
     )
-    disk = serializers.SlugField(required=False, allow_null=True, help_text="Disk slug overriding the template's, e.g. nl-sas-6tb.")
+    disk = _slug(required=False, allow_null=True, help_text="Disk slug overriding the template's, e.g. nl-sas-6tb.")
     expansions = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=spec_rules.MAX_EXPANSIONS,
                                           help_text="Expansion enclosures behind each head.")
-    adapter = serializers.SlugField(required=False, allow_null=True, help_text="Network adapter slug overriding the template's.")
+    adapter = _slug(required=False, allow_null=True, help_text="Network adapter slug overriding the template's.")
 
 
-class MetadataSerializer(serializers.Serializer):
-    cell = serializers.SlugField(required=False, default="mds-cell")
+class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
+    cell = _slug(required=False, default="mds-cell")
     placement = serializers.ChoiceField(choices=["in_rack", "separate_rack", "none"], required=False, default="in_rack")
 
 
-class ClientsSerializer(serializers.Serializer):
+class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
     count = serializers.IntegerField(min_value=1, max_value=spec_rules.MAX_CLIENTS)
-    adapter = serializers.SlugField()
+    adapter = _slug(help_text="Each client's network adapter slug, e.g. ib-fdr.")
 
 
-class DesignSpecSerializer(serializers.Serializer):
+class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     """A DesignSpec (contract v1). Everything but `bricks` has a default."""
 
     name = serializers.CharField(required=False, max_length=200, default="Untitled design")
-    bricks = BrickEntrySerializer(many=True, allow_empty=False)
+    bricks = BrickEntrySerializer(many=True, allow_empty=False, max_length=spec_rules.MAX_BRICK_ENTRIES,
+                                  error_messages={"max_length": f"at most {spec_rules.MAX_BRICK_ENTRIES} brick lines in one design"})
     metadata = MetadataSerializer(required=False)
-    rack = serializers.SlugField(required=False, default="rack-42u")
-    tuning = serializers.SlugField(required=False, default="large-io")
+    rack = _slug(required=False, default="rack-42u")
+    tuning = _slug(required=False, default="large-io")
     failover = serializers.ChoiceField(choices=["paired", "none"], required=False, default="paired")
     clients = ClientsSerializer(required=False, allow_null=True)
-    price_list = serializers.SlugField(required=False, default="illustrative")
+    price_list = _slug(required=False, default="illustrative")
 
     def validate_bricks(self, value):
         if len(value) > spec_rules.MAX_BRICK_ENTRIES:
@@ -275,12 +291,6 @@ class DesignSpecSerializer(serializers.Serializer):
             )
         return value
 
-    def to_internal_value(self, data):
-        if isinstance(data, dict):
-            unknown = sorted(set(data) - set(self.fields))
-            if unknown:
-                raise serializers.ValidationError({key: ["unknown field"] for key in unknown})
-        return super().to_internal_value(data)
 
 
 # ---------------------------------------------------------------- Evaluation (output, for the schema)

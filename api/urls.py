@@ -1,19 +1,22 @@
-"""API v1 URLs (see README and /api/docs/)."""
-from django.urls import include, path
+"""API v1 URLs (see README and /api/docs/). The trailing slash is optional, so scripts that
+POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer JSON 404."""
+from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
 from . import views, views_designs
 
 router = SimpleRouter()
+router.trailing_slash = "/?"  # optional trailing slash (regex paths)
 for kind, viewset in views.CATALOGUE_VIEWSETS.items():
     router.register(f"catalogue/{kind}", viewset, basename=f"catalogue-{kind}")
 router.register("designs", views_designs.DesignViewSet, basename="design")
 router.register("tokens", views_designs.ApiTokenViewSet, basename="token")
 
 urlpatterns = [
-    path("health/", views.HealthView.as_view(), name="health"),
-    path("evaluate/", views.EvaluateView.as_view(), name="evaluate"),
-    path("compare/", views_designs.CompareView.as_view(), name="compare"),
-    path("shared/<str:token>/", views_designs.SharedDesignView.as_view(), name="shared-design"),
+    re_path(r"^health/?$", views.HealthView.as_view(), name="health"),
+    re_path(r"^evaluate/?$", views.EvaluateView.as_view(), name="evaluate"),
+    re_path(r"^compare/?$", views_designs.CompareView.as_view(), name="compare"),
+    re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/?$", views_designs.SharedDesignView.as_view(), name="shared-design"),
     path("", include(router.urls)),
+    re_path(r"^.*$", views.api_not_found, name="api-not-found"),
 ]

@@ -6,6 +6,7 @@ from urllib.parse import urlparse
 
 from django.conf import settings
 from django.db import connection
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import filters, permissions, status, viewsets
@@ -135,3 +136,11 @@ class EvaluateView(APIView):
         except SpecError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(evaluation.as_dict())
+
+
+@csrf_exempt
+def api_not_found(request, *args, **kwargs):
+    """Unknown paths under /api/v1/ answer in JSON, like the rest of the API."""
+    from django.http import JsonResponse
+
+    return JsonResponse({"detail": f"No API endpoint at {request.path}. See /api/docs/ for the endpoints."}, status=404)

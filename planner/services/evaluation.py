@@ -42,11 +42,32 @@ def _part(obj, kind: str, power_w: float | None = None, weight_kg: float | None 
                              weight_kg=getattr(obj, "weight_kg", 0.0) if weight_kg is None else weight_kg)
 
 
-def _get(model, slug: str, path: tuple, what: str, errors: dict):
-    obj = model.objects.filter(slug=slug).first()
+def _unknown(model, what: str, slug: str, queryset=None) -> str:
+    """'unknown disk 'x'; known: a, b, c' (the choices listed when there are few)."""
+    choices = list((queryset if queryset is not None else model.objects).order_by("slug").values_list("slug", flat=True)[:31])
+    shown = slug if len(slug) <= 40 else slug[:40] + "…"
+    known = f"; known: {', '.join(choices)}" if 0 < len(choices) <= 30 else ""
+    return f"unknown {what} '{shown}'{known}"
+
+
+def _get(model, slug: str, path: tuple, what: str, errors: dict, queryset=None):
+    obj = (queryset if queryset is not None else model.objects).filter(slug=slug).first()
     if obj is None:
-        _put(errors, path, f"unknown {what} '{slug}'")
+        _put(errors, path, _unknown(model, what, slug, queryset))
     return obj
+
+
+def _network_adapter(slug: str, path: tuple, errors: dict) -> cat.Adapter | None:
+    """A network adapter (InfiniBand HCA or Ethernet NIC); a SAS HBA is refused by name."""
+    networks = cat.Adapter.objects.exclude(kind=cat.Adapter.Kind.SAS_HBA)
+    adapter = cat.Adapter.objects.filter(slug=slug).first()
+    if adapter is not None and adapter.kind == cat.Adapter.Kind.SAS_HBA:
+        known = ", ".join(networks.order_by("slug").values_list("slug", flat=True))
+        _put(errors, path, f"'{slug}' is a SAS HBA, not a network adapter; network adapters: {known}")
+        return None
+    if adapter is None:
+        _put(errors, path, _unknown(cat.Adapter, "network adapter", slug, networks))
+    return adapter
 
 
 def _put(errors: dict, path: tuple, message: str) -> None:
@@ -71,20 +92,18 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
         .filter(slug=entry["template"]).first()
     )
     if template is None:
-        _put(errors, path + ("template",), f"unknown brick template '{entry['template']}'")
+        _put(errors, path + ("template",), _unknown(cat.BrickTemplate, "brick template", entry["template"]))
         return None
     disk = template.disk
     if entry.get("disk"):
         disk = _get(cat.Disk, entry["disk"], path + ("disk",), "disk", errors)
     adapter = template.network_adapter
     if entry.get("adapter"):
-        adapter = _get(cat.Adapter, entry["adapter"], path + ("adapter",), "adapter", errors)
-        if adapter is not None and adapter.kind == cat.Adapter.Kind.SAS_HBA:
-            _put(errors, path + ("adapter",), f"'{adapter.slug}' is a SAS HBA, not a network adapter")
-            adapter = None
+        adapter = _network_adapter(entry["adapter"], path + ("adapter",), errors)
     expansions = template.expansions if entry.get("expansions") is None else entry["expansions"]
     if expansions > template.head.max_expansions:
         _put(errors, path + ("expansions",),
+             f"the {template.head.name} takes no expansion enclosures" if template.head.max_expansions == 0 else
              f"the {template.head.name} supports at most {template.head.max_expansions} expansion enclosures, not {expansions}")
     elif expansions > 0 and template.expansion is None:
         _put(errors, path + ("expansions",), f"the brick template '{template.slug}' has no expansion enclosure model")
@@ -121,7 +140,7 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
 def _metadata(slug: str, errors: dict) -> engine.MetadataParams | None:
     cell = cat.MetadataCell.objects.filter(slug=slug).prefetch_related("items").first()
     if cell is None:
-        _put(errors, ("metadata", "cell"), f"unknown metadata cell '{slug}'")
+        _put(errors, ("metadata", "cell"), _unknown(cat.MetadataCell, "metadata cell", slug))
         return None
     models_by_kind = {"server": cat.Server, "enclosure": cat.Enclosure, "disk": cat.Disk, "adapter": cat.Adapter, "switch": cat.Switch}
     lines = []
@@ -137,7 +156,7 @@ def _metadata(slug: str, errors: dict) -> engine.MetadataParams | None:
 def _rack(slug: str, errors: dict) -> engine.RackParams | None:
     rack = cat.Rack.objects.filter(slug=slug).prefetch_related("rack_switches__switch").first()
     if rack is None:
-        _put(errors, ("rack",), f"unknown rack '{slug}'")
+        _put(errors, ("rack",), _unknown(cat.Rack, "rack", slug))
         return None
     switches = tuple((_part(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
     return engine.RackParams(slug=rack.slug, name=rack.name, units=rack.units, power_budget_w=rack.power_budget_w,
@@ -178,7 +197,7 @@ def _prices(slug: str, errors: dict, snapshot: dict | None = None) -> engine.Pri
         return _prices_from_snapshot(snapshot)
     snap = price_list_snapshot(slug=slug)
     if snap is None:
-        _put(errors, ("price_list",), f"unknown price list '{slug}'")
+        _put(errors, ("price_list",), _unknown(cat.PriceList, "price list", slug))
         return None
     return _prices_from_snapshot(snap)
 
@@ -186,7 +205,7 @@ def _prices(slug: str, errors: dict, snapshot: dict | None = None) -> engine.Pri
 def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
     t = cat.TuningProfile.objects.filter(slug=slug).first()
     if t is None:
-        _put(errors, ("tuning",), f"unknown tuning profile '{slug}'")
+        _put(errors, ("tuning",), _unknown(cat.TuningProfile, "tuning profile", slug))
         return None
     return engine.TuningParams(slug=t.slug, name=t.name, request_kib=t.request_kib,
                                software_read_efficiency=t.software_read_efficiency, software_write_efficiency=t.software_write_efficiency)
@@ -206,7 +225,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignIn
     metadata = _metadata(spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
     clients = None
     if spec.get("clients"):
-        adapter = _get(cat.Adapter, spec["clients"]["adapter"], ("clients", "adapter"), "adapter", errors)
+        adapter = _network_adapter(spec["clients"]["adapter"], ("clients", "adapter"), errors)
         if adapter is not None:
             clients = engine.ClientParams(count=spec["clients"]["count"], adapter=_adapter(adapter))
     if rack is not None:

@@ -3,6 +3,17 @@ import pytest
 
 pytestmark = pytest.mark.django_db
 
+
+def _short(body):
+    """Error bodies with the '; known: ...' choices cut off, to compare the messages themselves."""
+    if isinstance(body, dict):
+        return {k: _short(v) for k, v in body.items()}
+    if isinstance(body, list):
+        return [_short(v) for v in body]
+    if isinstance(body, str):
+        return body.split("; known:")[0].split("; network adapters:")[0]
+    return body
+
 A = {"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "in_rack"}}
 B = {"bricks": [{"template": "md3460-performance", "count": 6}], "metadata": {"placement": "in_rack"}}
 
@@ -34,7 +45,7 @@ def test_compare_inline_specs_anonymously_reads_the_study(api):
 def test_compare_bad_requests_name_the_entry(api, body, expected):
     response = api.post("/api/v1/compare/", body, format="json")
     assert response.status_code == 400
-    assert response.json() == expected
+    assert _short(response.json()) == expected
 
 
 def test_compare_saved_designs_by_id(api, django_user_model):

@@ -5,6 +5,17 @@ from hardware_catalog.models import PriceItem
 
 pytestmark = pytest.mark.django_db
 
+
+def _short(body):
+    """Error bodies with the '; known: ...' choices cut off, to compare the messages themselves."""
+    if isinstance(body, dict):
+        return {k: _short(v) for k, v in body.items()}
+    if isinstance(body, list):
+        return [_short(v) for v in body]
+    if isinstance(body, str):
+        return body.split("; known:")[0].split("; network adapters:")[0]
+    return body
+
 SPEC_D = {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}
 SPEC_C = {"bricks": [{"template": "md3460-capacity", "count": 3}], "metadata": {"placement": "none"}}
 
@@ -79,7 +90,7 @@ def test_update_without_version_is_400(ann_api):
 def test_bad_spec_on_save_names_the_field(ann_api):
     response = ann_api.post("/api/v1/designs/", {"name": "x", "spec": {"bricks": [{"template": "nope", "count": 1}]}}, format="json")
     assert response.status_code == 400
-    assert response.json() == {"spec": {"bricks": [{"template": ["unknown brick template 'nope'"]}]}}
+    assert _short(response.json()) == {"spec": {"bricks": [{"template": ["unknown brick template 'nope'"]}]}}
 
 
 def test_another_users_design_is_404_not_403(api, ann, bob):

@@ -4,6 +4,17 @@ import pytest
 from tests.helpers import rack_spec
 
 pytestmark = pytest.mark.django_db
+
+
+def _short(body):
+    """Error bodies with the '; known: ...' choices cut off, to compare the messages themselves."""
+    if isinstance(body, dict):
+        return {k: _short(v) for k, v in body.items()}
+    if isinstance(body, list):
+        return [_short(v) for v in body]
+    if isinstance(body, str):
+        return body.split("; known:")[0].split("; network adapters:")[0]
+    return body
 URL = "/api/v1/evaluate/"
 
 
@@ -72,14 +83,62 @@ def test_evaluate_defaults_fill_everything_but_bricks(api):
          {"metadata": {"placement": ['"attic" is not a valid choice.']}}),
         ({"bricks": [{"template": "md3460-performance", "count": 1}], "price_list": "gold"}, {"price_list": ["unknown price list 'gold'"]}),
         ({"bricks": [{"template": "md3460-performance", "count": 1}], "clients": {"count": 10, "adapter": "pigeon"}},
-         {"clients": {"adapter": ["unknown adapter 'pigeon'"]}}),
-        ({"bricks": [{"template": "md3460-performance", "count": 1}], "colour": "blue"}, {"colour": ["unknown field"]}),
+         {"clients": {"adapter": ["unknown network adapter 'pigeon'"]}}),
+        ({"bricks": [{"template": "md3460-performance", "count": 1}], "colour": "blue"}, {"colour": ["unknown field; expected one of: name, bricks, metadata, rack, tuning, failover, clients, price_list"]}),
     ],
 )
 def test_evaluate_rejects_bad_specs_with_field_messages(api, spec, expected):
     response = api.post(URL, spec, format="json")
     assert response.status_code == 400
-    assert response.json() == expected
+    assert _short(response.json()) == expected
+
+
+@pytest.mark.parametrize(
+    "spec, field_path",
+    [
+        ({"bricks": [{"template": "md3460-capacity", "count": 2, "expansion": 0}]}, ("bricks", 0, "expansion")),
+        ({"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "none", "extra": 1}}, ("metadata", "extra")),
+        ({"bricks": [{"template": "md3460-capacity", "count": 2}], "clients": {"count": 2, "adapter": "ib-fdr", "speed": 9}}, ("clients", "speed")),
+    ],
+)
+def test_evaluate_refuses_unknown_nested_fields_instead_of_ignoring_them(api, spec, field_path):
+    body = api.post(URL, spec, format="json").json()
+    node = body
+    for key in field_path:
+        node = node[key]
+    assert node[0].startswith("unknown field; expected one of:")
+
+
+def test_evaluate_clients_must_have_a_network_adapter(api):
+    spec = {"bricks": [{"template": "md3460-capacity", "count": 2}], "clients": {"count": 1, "adapter": "sas-hba-12g"}}
+    body = api.post(URL, spec, format="json").json()
+    assert body["clients"]["adapter"][0].startswith("'sas-hba-12g' is a SAS HBA, not a network adapter; network adapters: eth-100g")
+
+
+def test_evaluate_unknown_slugs_list_the_choices(api):
+    body = api.post(URL, {"bricks": [{"template": "md3460-performance", "count": 1}], "rack": "rack-99u"}, format="json").json()
+    assert body == {"rack": ["unknown rack 'rack-99u'; known: rack-42u, rack-48u"]}
+    long_slug = "x" * 80
+    body = api.post(URL, {"bricks": [{"template": long_slug, "count": 1}]}, format="json").json()
+    assert len(body["bricks"][0]["template"][0]) < 300
+
+
+def test_evaluate_answers_without_the_trailing_slash(api):
+    response = api.post("/api/v1/evaluate", {"bricks": [{"template": "md3460-performance", "count": 1}]}, format="json")
+    assert response.status_code == 200
+    assert api.get("/api/v1/catalogue/disks").status_code == 200
+
+
+def test_unknown_api_paths_answer_json_404(api):
+    response = api.get("/api/v1/catalogue/floppies/")
+    assert response.status_code == 404 and "No API endpoint" in response.json()["detail"]
+
+
+def test_evaluate_deeply_nested_json_is_a_400_not_a_500(api):
+    body = '{"bricks":' + "[" * 5000 + "]" * 5000 + "}"
+    response = api.post(URL, body, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested too deeply" in response.json()["detail"]
 
 
 def test_evaluate_refuses_specs_too_large_to_evaluate_quickly(api):
