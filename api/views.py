@@ -20,11 +20,32 @@ from . import serializers as s
 from .permissions import IsStaffOrReadOnly
 
 
+from hardware_catalog import models as cat
+
+CATALOGUE_FILTERS = {
+    "disks": {"interface": cat.Disk.Interface.choices, "form_factor": [("3.5", "3.5"), ("2.5", "2.5")]},
+    "enclosures": {"kind": cat.Enclosure.Kind.choices},
+    "adapters": {"kind": cat.Adapter.Kind.choices},
+    "switches": {"kind": cat.Switch.Kind.choices},
+    "brick-templates": {"role": [(r, r) for r in ("performance", "capacity", "internal", "jbod", "iscsi")]},
+}
+
+
+def _filter_serializer(kind: str):
+    """A serializer validating the list filters of one kind (?kind=, ?interface=, ...)."""
+    from rest_framework import serializers as drf
+
+    fields = {name: drf.ChoiceField(choices=choices, required=False, help_text=f"Only records with this {name}.")
+              for name, choices in CATALOGUE_FILTERS.get(kind, {}).items()}
+    return type(f"{kind.title().replace('-', '')}FilterSerializer", (drf.Serializer,), fields)
+
+
 def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
-    """A read-only, paginated, searchable viewset for one catalogue kind, looked up by slug."""
+    """A paginated, searchable, filterable viewset for one catalogue kind, looked up by slug; staff edit it."""
+    filters_serializer = _filter_serializer(kind)
 
     @extend_schema_view(
-        list=extend_schema(summary=f"List catalogue {kind}", tags=["catalogue"]),
+        list=extend_schema(summary=f"List catalogue {kind}", tags=["catalogue"], parameters=[filters_serializer] if CATALOGUE_FILTERS.get(kind) else None),
         retrieve=extend_schema(summary=f"Fetch one of the catalogue {kind} by slug", tags=["catalogue"]),
         create=extend_schema(summary=f"Add to catalogue {kind} (staff only)", tags=["catalogue"]),
         update=extend_schema(summary=f"Replace one of the catalogue {kind} (staff only)", tags=["catalogue"]),
@@ -39,7 +60,12 @@ def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
         search_fields = search
 
         def get_queryset(self):
-            return selectors.catalogue_queryset(kind)
+            queryset = selectors.catalogue_queryset(kind)
+            if self.action == "list":
+                params = filters_serializer(data=self.request.query_params)
+                params.is_valid(raise_exception=True)
+                queryset = queryset.filter(**params.validated_data)
+            return queryset
 
     CatalogueViewSet.serializer_class = serializer_class
     CatalogueViewSet.__name__ = f"{kind.title().replace('-', '')}ViewSet"

@@ -29,8 +29,13 @@ def _conflict(request, exc: services.VersionConflict) -> Response:
     )
 
 
+class DesignFilterSerializer(sd.serializers.Serializer):
+    owned = sd.serializers.BooleanField(required=False, allow_null=True, default=None,
+                                        help_text="true: only your own designs; false: only those shared with you.")
+
+
 @extend_schema_view(
-    list=extend_schema(summary="Your designs and those shared with you", tags=["designs"]),
+    list=extend_schema(summary="Your designs and those shared with you", tags=["designs"], parameters=[DesignFilterSerializer]),
     retrieve=extend_schema(summary="One design", tags=["designs"], responses={200: sd.DesignSerializer, 404: NOT_FOUND}),
     destroy=extend_schema(summary="Delete a design (owner only)", tags=["designs"], responses={204: None, 404: NOT_FOUND}),
 )
@@ -45,7 +50,16 @@ class DesignViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
-        return services.designs_visible_to(self.request.user).select_related("owner").prefetch_related("shared_with")
+        queryset = services.designs_visible_to(self.request.user).select_related("owner").prefetch_related("shared_with")
+        if self.action == "list":
+            params = DesignFilterSerializer(data=self.request.query_params)
+            params.is_valid(raise_exception=True)
+            owned = params.validated_data.get("owned")
+            if owned is True:
+                queryset = queryset.filter(owner=self.request.user)
+            elif owned is False:
+                queryset = queryset.exclude(owner=self.request.user)
+        return queryset
 
     @extend_schema(summary="Save a design", tags=["designs"], request=sd.DesignCreateSerializer,
                    responses={201: sd.DesignSerializer, 400: OpenApiResponse(description="Field-level messages")},

@@ -1,7 +1,12 @@
 """Browser pages. Figures come from services and selectors; templates only lay them out."""
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods, require_POST
 
 from hardware_catalog import selectors
+from planner import services
+from planner.models import ApiToken
 from planner.services import brick_template_summaries
 
 
@@ -25,3 +30,30 @@ def catalogue(request):
         "price_lists": selectors.catalogue_queryset("price-lists"),
     }
     return render(request, "frontend/catalogue.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request):
+    """API tokens: create one (its key is shown once), see them, revoke them."""
+    new_key = None
+    if request.method == "POST":
+        name = (request.POST.get("name") or "").strip()
+        if not name or len(name) > 100:
+            messages.error(request, "Give the token a name of 1 to 100 characters, e.g. the script that will use it.")
+        else:
+            try:
+                token, new_key = services.token_create(user=request.user, name=name)
+            except services.TokenLimit as exc:
+                messages.error(request, str(exc))
+    context = {"tokens": ApiToken.objects.filter(user=request.user), "new_key": new_key}
+    return render(request, "frontend/tokens.html", context, status=201 if new_key else 200)
+
+
+@login_required
+@require_POST
+def token_revoke(request, token_id: int):
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    services.token_revoke(token=token)
+    messages.success(request, f"Token '{token.name}' revoked: scripts using it are refused from now on.")
+    return redirect("frontend:tokens")

@@ -105,3 +105,12 @@ def test_staff_add_a_disk_with_its_sources_and_a_price_list(api, django_user_mod
 def test_catalogue_list_query_count_is_constant(api, kind, django_assert_max_num_queries):
     with django_assert_max_num_queries(4):
         api.get(f"/api/v1/catalogue/{kind}/", {"page_size": 200})
+
+
+def test_catalogue_filters_are_validated(api):
+    body = api.get("/api/v1/catalogue/enclosures/", {"kind": "raid_head"}).json()
+    assert body["count"] == 3 and {r["kind"] for r in body["results"]} == {"raid_head"}
+    assert api.get("/api/v1/catalogue/disks/", {"interface": "ssd-sas"}).json()["count"] == 1
+    assert api.get("/api/v1/catalogue/brick-templates/", {"role": "capacity"}).json()["results"][0]["slug"] == "md3460-capacity"
+    bad = api.get("/api/v1/catalogue/adapters/", {"kind": "carrier-pigeon"})
+    assert bad.status_code == 400 and bad.json() == {"kind": ['"carrier-pigeon" is not a valid choice.']}

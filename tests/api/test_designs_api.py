@@ -183,3 +183,17 @@ def test_design_list_search_and_ordering(ann_api):
     assert [d["name"] for d in ann_api.get("/api/v1/designs/", {"search": "alpha"}).json()["results"]] == ["Alpha capacity"]
     names = [d["name"] for d in ann_api.get("/api/v1/designs/", {"ordering": "name"}).json()["results"]]
     assert names == ["Alpha capacity", "Beta performance"]
+
+
+def test_design_list_filters_owned_and_shared(api, ann, bob):
+    from planner.services import design_create, design_share
+
+    mine = design_create(owner=ann, name="mine", spec=SPEC_C)
+    theirs = design_create(owner=bob, name="theirs", spec=SPEC_C)
+    design_share(design=theirs, usernames=["ann"])
+    api.force_authenticate(ann)
+    assert [d["name"] for d in api.get("/api/v1/designs/", {"owned": "true"}).json()["results"]] == ["mine"]
+    assert [d["name"] for d in api.get("/api/v1/designs/", {"owned": "false"}).json()["results"]] == ["theirs"]
+    assert api.get("/api/v1/designs/").json()["count"] == 2
+    assert api.get("/api/v1/designs/", {"owned": "perhaps"}).status_code == 400
+    assert mine.pk != theirs.pk
