@@ -122,7 +122,11 @@ class HealthView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(summary="Health of the database and the task broker", tags=["health"], responses={200: OpenApiTypes.OBJECT, 503: OpenApiTypes.OBJECT})
+    @extend_schema(summary="Health of the database and the task broker", tags=["health"],
+                   responses={200: OpenApiTypes.OBJECT, 503: OpenApiTypes.OBJECT},
+                   examples=[OpenApiExample("Healthy", response_only=True, value={
+                       "status": "ok", "database": {"status": "ok", "detail": "postgresql"},
+                       "broker": {"status": "ok", "detail": "redis at 127.0.0.1:6379"}})])
     def get(self, request):
         database = _database_status()
         broker = _broker_status()
@@ -152,7 +156,20 @@ class EvaluateView(APIView):
         tags=["evaluate"],
         request=s.DesignSpecSerializer,
         responses={200: s.EvaluationSerializer, 400: OpenApiResponse(description="Field-level messages, e.g. {\"bricks\": [{\"count\": [\"must be between 1 and 500\"]}]}")},
-        examples=[OpenApiExample("Reference rack D", value=EVALUATE_EXAMPLE, request_only=True)],
+        examples=[
+            OpenApiExample("Reference rack D", value=EVALUATE_EXAMPLE, request_only=True),
+            OpenApiExample("Evaluation of rack D (abridged)", response_only=True, value={
+                "name": "8 performance bricks, 4 TB", "usable_pib": 1.3638, "usable_tib": 1396.5, "raw_tb": 1920.0,
+                "read_gbps": 36.0, "write_gbps": 36.0, "bottleneck": {"read": "raid_controller", "write": "raid_controller"},
+                "stages": [{"brick": "md3460-performance", "stage": "raid_controller", "read_gbps": 5.0, "write_gbps": 5.0,
+                            "limiting": {"read": True, "write": True}}],
+                "price": {"total": 1025940.0, "currency": "USD", "capex": 918980.0, "opex": 106960.0, "illustrative": True,
+                          "lines": [{"kind": "disk", "item": "nl-sas-4tb", "name": "4 TB 7.2k NL-SAS", "quantity": 480, "unit_price": 300.0, "total": 144000.0}]},
+                "rack_count": 1, "units_used": 42, "power_w": 11210.0, "weight_kg": 1148.0,
+                "counts": {"bricks": 8, "servers": 8, "enclosures": 8, "disks": 480, "osts": 48},
+                "warnings": ["Prices come from 'Illustrative list prices (USD, 2015)', an illustrative list: enter real quotes before using them in a purchase."],
+            }),
+        ],
     )
     def post(self, request):
         spec = s.DesignSpecSerializer(data=request.data)

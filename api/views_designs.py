@@ -75,7 +75,11 @@ class DesignViewSet(viewsets.ModelViewSet):
         return Response(self.get_serializer(design).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(summary="Change a design (owner only; send the version it is based on)", tags=["designs"],
-                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT},
+                   examples=[OpenApiExample("Rename, based on version 3", request_only=True, value={"version": 3, "name": "Rack D, 6 TB"}),
+                             OpenApiExample("Stale version", response_only=True, status_codes=["409"], value={
+                                 "detail": "This design was changed by someone else: it is now at version 4. Nothing was saved; reload it and apply your change again.",
+                                 "current_version": 4, "design": {"id": 1, "name": "Rack D", "version": 4}})])
     def update(self, request, *args, **kwargs):
         design = self.get_object()
         data = sd.DesignUpdateSerializer(data=request.data)
@@ -172,7 +176,14 @@ class CompareView(APIView):
                 {"label": "A", "spec": {"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "in_rack"}}},
                 {"label": "B", "spec": {"bricks": [{"template": "md3460-performance", "count": 6}], "metadata": {"placement": "in_rack"}}},
             ],
-            "reference": 1})],
+            "reference": 1}),
+            OpenApiExample("Rows (abridged)", response_only=True, value={"reference": 1, "warnings": [], "rows": [
+                {"index": 0, "label": "A", "usable_pib": 1.0229, "read_gbps": 9.0, "write_gbps": 9.0, "price_total": 667080.0,
+                 "currency": "USD", "relative_price": 0.6474, "price_per_usable_pib": 652148.0, "price_per_read_gbps": 74120.0,
+                 "rack_count": 1, "units_used": 34, "power_w": 8135.0},
+                {"index": 1, "label": "B", "usable_pib": 1.0229, "read_gbps": 27.0, "write_gbps": 27.0, "price_total": 1030417.0,
+                 "currency": "USD", "relative_price": 1.0, "price_per_usable_pib": 1007343.0, "price_per_read_gbps": 38164.0,
+                 "rack_count": 1, "units_used": 38, "power_w": 10079.0}]})],
     )
     def post(self, request):
         data = sd.CompareSerializer(data=request.data)
@@ -220,7 +231,11 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
         return ApiToken.objects.filter(user=self.request.user)
 
     @extend_schema(summary="Create a token (the response holds its key, shown this once)", tags=["tokens"],
-                   request=sd.ApiTokenSerializer, responses={201: sd.ApiTokenCreatedSerializer})
+                   request=sd.ApiTokenSerializer, responses={201: sd.ApiTokenCreatedSerializer},
+                   examples=[OpenApiExample("New token", request_only=True, value={"name": "procurement script"}),
+                             OpenApiExample("Created", response_only=True, status_codes=["201"], value={
+                                 "id": 3, "name": "procurement script", "prefix": "srp_Xq3k9a", "created_at": "2026-11-21T15:00:00Z",
+                                 "last_used_at": None, "revoked_at": None, "active": True, "key": "srp_Xq3k9a...shown once..."})])
     def create(self, request):
         data = sd.ApiTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
