@@ -132,8 +132,11 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": "Storage rack planner API",
     "DESCRIPTION": (
-        "Plan Lustre-style parallel file system storage: browse the hardware catalogue and evaluate "
-        "designs (usable capacity in binary PiB, throughput in decimal GB/s, price, rack fit)."
+        "Plan Lustre-style parallel file system storage: browse the hardware catalogue, evaluate and compare "
+        "designs (usable capacity in binary PiB/TiB, raw in decimal TB, throughput in GB/s = 10^9 B/s, price, rack fit), "
+        "and save, version and share designs. Anonymous users may read the catalogue, evaluate and compare inline specs "
+        "(rate-limited). Scripts authenticate with `Authorization: Token <key>` (create keys on the API tokens page or at "
+        "/api/v1/tokens/). Errors are JSON: `detail`, or each offending field with a list of messages. Back to the app: /"
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,

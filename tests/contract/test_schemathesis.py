@@ -13,6 +13,20 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXAMPLES = int(__import__("os").environ.get("SCHEMATHESIS_EXAMPLES", "12"))
 
 
+@pytest.fixture(autouse=True)
+def keep_the_test_connection_open():
+    """Calls go straight into the WSGI app, as Django's test client does: keep the test transaction's
+    connection open (the app closes 'old' connections at the end of each request otherwise)."""
+    from django.core import signals
+    from django.db import close_old_connections
+
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def token_headers(django_user_model):
     from planner.services import design_create, token_create
