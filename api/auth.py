@@ -1,4 +1,5 @@
 """Token authentication for scripts: `Authorization: Token <key>` with the planner's named tokens."""
+
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
@@ -34,5 +35,9 @@ class PlannerTokenScheme(OpenApiAuthenticationExtension):
     name = "tokenAuth"
 
     def get_security_definition(self, auto_schema):
-        return {"type": "apiKey", "in": "header", "name": "Authorization",
-                "description": "`Token <key>`: create a key at /api/v1/tokens/ or on the API tokens page."}
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "`Token <key>`: create a key at /api/v1/tokens/ or on the API tokens page.",
+        }

@@ -3,6 +3,7 @@
 DRF nests list-level messages as {"non_field_errors": [...]} inside a field; they are lifted so
 that `{"bricks": ["This list may not be empty."]}` reads as the contract's examples do.
 """
+
 from django.db.models import ProtectedError
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
@@ -23,8 +24,10 @@ def _lift(detail, top: bool = False):
 def exception_handler(exc, context):
     if isinstance(exc, ProtectedError):
         names = sorted({str(obj) for obj in list(exc.protected_objects)[:5]})
-        return Response({"detail": f"This record is in use and cannot be deleted; first change or delete: {', '.join(names)}."},
-                        status=status.HTTP_409_CONFLICT)
+        return Response(
+            {"detail": f"This record is in use and cannot be deleted; first change or delete: {', '.join(names)}."},
+            status=status.HTTP_409_CONFLICT,
+        )
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(exc, ValidationError):
         response.data = _lift(response.data, top=True)

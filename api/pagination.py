@@ -1,4 +1,5 @@
 """Pagination for list endpoints."""
+
 from rest_framework.pagination import PageNumberPagination
 
 

@@ -1,4 +1,5 @@
 """Request parsers with a size limit: no client can make the server read an unbounded body."""
+
 import io
 
 from django.conf import settings
@@ -29,7 +30,6 @@ class LimitedJSONParser(JSONParser):
             data = stream.read(limit + 1)
             if len(data) > limit:
                 raise RequestTooLarge(f"The request body is larger than the limit of {limit} bytes.")
-            
 
             stream = io.BytesIO(data)
         try:

@@ -1,4 +1,5 @@
 """Who may do what through the API."""
+
 from rest_framework import permissions
 
 

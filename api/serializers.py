@@ -1,4 +1,5 @@
 """API serializers: catalogue records (read-only), the DesignSpec (input) and the Evaluation (output)."""
+
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -35,13 +36,53 @@ class FullCleanMixin:
         return attrs
 
 
+class NestedListWriteMixin:
+    """Create/update a record with one nested list of children (rows replaced when the list is given).
+
+    Subclasses set `nested = (validated_data key, child model, child's parent field name)`.
+    """
+
+    nested: tuple[str, type, str]
+
+    def _write_children(self, parent, rows) -> None:
+        key, child_model, parent_field = self.nested
+        for row in rows:
+            child_model.objects.create(**{parent_field: parent}, **row)
+
+    @transaction.atomic
+    def create(self, validated_data):
+        rows = validated_data.pop(self.nested[0], [])
+        parent = self.Meta.model.objects.create(**validated_data)
+        self._write_children(parent, rows)
+        return parent
+
+    @transaction.atomic
+    def update(self, instance, validated_data):
+        rows = validated_data.pop(self.nested[0], None)
+        instance = super().update(instance, validated_data)
+        if rows is not None:
+            self.nested[1].objects.filter(**{self.nested[2]: instance}).delete()
+            self._write_children(instance, rows)
+        return instance
+
+
 class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
     capacity_tb = serializers.FloatField()
 
     class Meta:
         model = cat.Disk
-        fields = COMMON + ("interface", "form_factor", "rpm", "capacity_tb", "read_mbps", "write_mbps", "random_iops",
-                           "power_w", "weight_kg", "afr_percent")
+        fields = COMMON + (
+            "interface",
+            "form_factor",
+            "rpm",
+            "capacity_tb",
+            "read_mbps",
+            "write_mbps",
+            "random_iops",
+            "power_w",
+            "weight_kg",
+            "afr_percent",
+        )
 
 
 class ServerSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -53,9 +94,23 @@ class ServerSerializer(FullCleanMixin, serializers.ModelSerializer):
 class EnclosureSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Enclosure
-        fields = COMMON + ("kind", "height_u", "drive_slots", "drive_form_factor", "controllers", "controller_read_mbps",
-                           "controller_write_mbps", "controller_requests_per_s", "uplink_ports", "uplink_lanes",
-                           "uplink_lane_gbps", "uplink_efficiency", "max_expansions", "power_w", "weight_kg")
+        fields = COMMON + (
+            "kind",
+            "height_u",
+            "drive_slots",
+            "drive_form_factor",
+            "controllers",
+            "controller_read_mbps",
+            "controller_write_mbps",
+            "controller_requests_per_s",
+            "uplink_ports",
+            "uplink_lanes",
+            "uplink_lane_gbps",
+            "uplink_efficiency",
+            "max_expansions",
+            "power_w",
+            "weight_kg",
+        )
 
 
 class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -63,8 +118,18 @@ class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
 
     class Meta:
         model = cat.Adapter
-        fields = COMMON + ("kind", "ports", "port_gbps", "encoding_efficiency", "protocol_efficiency", "pcie_gen", "pcie_lanes",
-                           "pcie_effective_gbps", "effective_gbps", "power_w")
+        fields = COMMON + (
+            "kind",
+            "ports",
+            "port_gbps",
+            "encoding_efficiency",
+            "protocol_efficiency",
+            "pcie_gen",
+            "pcie_lanes",
+            "pcie_effective_gbps",
+            "effective_gbps",
+            "power_w",
+        )
 
 
 class SwitchSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -78,34 +143,14 @@ class RackSwitchSerializer(serializers.Serializer):
     count = serializers.IntegerField(min_value=1, max_value=8)
 
 
-class RackSerializer(FullCleanMixin, serializers.ModelSerializer):
+class RackSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSerializer):
     switches = RackSwitchSerializer(source="rack_switches", many=True, required=False, help_text="Switches at the top of every rack.")
     nested_fields = ("rack_switches",)
+    nested = ("rack_switches", cat.RackSwitch, "rack")
 
     class Meta:
         model = cat.Rack
         fields = COMMON + ("units", "power_budget_w", "max_load_kg", "weight_kg", "switches")
-
-    @transaction.atomic
-    def create(self, validated_data):
-        switches = validated_data.pop("rack_switches", [])
-        rack = cat.Rack.objects.create(**validated_data)
-        self._set_switches(rack, switches)
-        return rack
-
-    @transaction.atomic
-    def update(self, instance, validated_data):
-        switches = validated_data.pop("rack_switches", None)
-        instance = super().update(instance, validated_data)
-        if switches is not None:
-            instance.rack_switches.all().delete()
-            self._set_switches(instance, switches)
-        return instance
-
-    @staticmethod
-    def _set_switches(rack, switches):
-        for entry in switches:
-            cat.RackSwitch.objects.create(rack=rack, switch=entry["switch"], count=entry["count"])
 
 
 class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -116,20 +161,45 @@ class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
 
 class BrickTemplateSerializer(FullCleanMixin, serializers.ModelSerializer):
     server = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Server.objects.all())
-    hba = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Adapter.objects.filter(kind="sas_hba"), required=False, allow_null=True)
+    hba = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Adapter.objects.filter(kind="sas_hba"), required=False, allow_null=True
+    )
     network_adapter = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Adapter.objects.all())
     head = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Enclosure.objects.all())
-    expansion = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Enclosure.objects.filter(kind="expansion"), required=False, allow_null=True)
+    expansion = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Enclosure.objects.filter(kind="expansion"), required=False, allow_null=True
+    )
     disk = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Disk.objects.all())
     height_u = serializers.SerializerMethodField(help_text="Rack units of one brick with its default expansions.")
     max_expansions = serializers.IntegerField(source="head.max_expansions", read_only=True)
 
     class Meta:
         model = cat.BrickTemplate
-        fields = COMMON + ("role", "server", "servers_per_brick", "hba", "hba_count", "network_adapter", "network_adapter_count",
-                           "head", "expansion", "expansions", "max_expansions", "disk", "raid_level", "raid_data_disks",
-                           "raid_parity_disks", "segment_kib", "groups_per_enclosure", "spares_per_enclosure", "host_ports",
-                           "fs_overhead_fraction", "software_raid_read_mbps", "software_raid_write_mbps", "height_u")
+        fields = COMMON + (
+            "role",
+            "server",
+            "servers_per_brick",
+            "hba",
+            "hba_count",
+            "network_adapter",
+            "network_adapter_count",
+            "head",
+            "expansion",
+            "expansions",
+            "max_expansions",
+            "disk",
+            "raid_level",
+            "raid_data_disks",
+            "raid_parity_disks",
+            "segment_kib",
+            "groups_per_enclosure",
+            "spares_per_enclosure",
+            "host_ports",
+            "fs_overhead_fraction",
+            "software_raid_read_mbps",
+            "software_raid_write_mbps",
+            "height_u",
+        )
 
     def get_height_u(self, obj) -> int:
         exp = obj.expansion.height_u * obj.expansions if obj.expansion else 0
@@ -150,31 +220,14 @@ class MetadataCellItemSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class MetadataCellSerializer(FullCleanMixin, serializers.ModelSerializer):
+class MetadataCellSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSerializer):
     items = MetadataCellItemSerializer(many=True, required=False)
     nested_fields = ("items",)
+    nested = ("items", cat.MetadataCellItem, "cell")
 
     class Meta:
         model = cat.MetadataCell
         fields = COMMON + ("items",)
-
-    @transaction.atomic
-    def create(self, validated_data):
-        items = validated_data.pop("items", [])
-        cell = cat.MetadataCell.objects.create(**validated_data)
-        for item in items:
-            cat.MetadataCellItem.objects.create(cell=cell, **item)
-        return cell
-
-    @transaction.atomic
-    def update(self, instance, validated_data):
-        items = validated_data.pop("items", None)
-        instance = super().update(instance, validated_data)
-        if items is not None:
-            instance.items.all().delete()
-            for item in items:
-                cat.MetadataCellItem.objects.create(cell=instance, **item)
-        return instance
 
 
 class PriceItemSerializer(serializers.ModelSerializer):
@@ -185,15 +238,27 @@ class PriceItemSerializer(serializers.ModelSerializer):
         fields = ("kind", "item_slug", "unit_price", "note")
 
 
-class PriceListSerializer(serializers.ModelSerializer):
+class PriceListSerializer(NestedListWriteMixin, serializers.ModelSerializer):
     items = PriceItemSerializer(many=True, required=False, help_text="Unit prices; on update, the whole list is replaced when given.")
+    nested = ("items", cat.PriceItem, "price_list")
     energy_price_per_kwh = serializers.DecimalField(max_digits=8, decimal_places=4, min_value=0, coerce_to_string=False, required=False)
     pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False)
     service_years = serializers.IntegerField(min_value=1, max_value=30, required=False)
 
     class Meta:
         model = cat.PriceList
-        fields = ("slug", "name", "currency", "effective_date", "illustrative", "service_years", "energy_price_per_kwh", "pue", "notes", "items")
+        fields = (
+            "slug",
+            "name",
+            "currency",
+            "effective_date",
+            "illustrative",
+            "service_years",
+            "energy_price_per_kwh",
+            "pue",
+            "notes",
+            "items",
+        )
 
     def validate_items(self, items):
         seen = set()
@@ -203,24 +268,6 @@ class PriceListSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError(f"{item['kind']} '{item['item_slug']}' is priced twice")
             seen.add(key)
         return items
-
-    @transaction.atomic
-    def create(self, validated_data):
-        items = validated_data.pop("items", [])
-        price_list = cat.PriceList.objects.create(**validated_data)
-        for item in items:
-            cat.PriceItem.objects.create(price_list=price_list, **item)
-        return price_list
-
-    @transaction.atomic
-    def update(self, instance, validated_data):
-        items = validated_data.pop("items", None)
-        instance = super().update(instance, validated_data)
-        if items is not None:
-            instance.items.all().delete()
-            for item in items:
-                cat.PriceItem.objects.create(price_list=instance, **item)
-        return instance
 
 
 # ---------------------------------------------------------------- DesignSpec (input)
@@ -246,15 +293,21 @@ class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
 
     template = _slug(help_text="Brick template slug, e.g. md3460-performance.")
     count = serializers.IntegerField(
-        min_value=1, max_value=spec_rules.MAX_BRICKS_PER_ENTRY,
+        min_value=1,
+        max_value=spec_rules.MAX_BRICKS_PER_ENTRY,
         error_messages={
             "min_value": f"must be between 1 and {spec_rules.MAX_BRICKS_PER_ENTRY}",
             "max_value": f"must be between 1 and {spec_rules.MAX_BRICKS_PER_ENTRY}",
         },
     )
     disk = _slug(required=False, allow_null=True, help_text="Disk slug overriding the template's, e.g. nl-sas-6tb.")
-    expansions = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=spec_rules.MAX_EXPANSIONS,
-                                          help_text="Expansion enclosures behind each head.")
+    expansions = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=spec_rules.MAX_EXPANSIONS,
+        help_text="Expansion enclosures behind each head.",
+    )
     adapter = _slug(required=False, allow_null=True, help_text="Network adapter slug overriding the template's.")
 
 
@@ -272,8 +325,12 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     """A DesignSpec (contract v1). Everything but `bricks` has a default."""
 
     name = serializers.CharField(required=False, max_length=200, default="Untitled design")
-    bricks = BrickEntrySerializer(many=True, allow_empty=False, max_length=spec_rules.MAX_BRICK_ENTRIES,
-                                  error_messages={"max_length": f"at most {spec_rules.MAX_BRICK_ENTRIES} brick lines in one design"})
+    bricks = BrickEntrySerializer(
+        many=True,
+        allow_empty=False,
+        max_length=spec_rules.MAX_BRICK_ENTRIES,
+        error_messages={"max_length": f"at most {spec_rules.MAX_BRICK_ENTRIES} brick lines in one design"},
+    )
     metadata = MetadataSerializer(required=False)
     rack = _slug(required=False, default="rack-42u")
     tuning = _slug(required=False, default="large-io")
@@ -290,7 +347,6 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
                 f"{total} bricks in all is too large to evaluate quickly; at most {spec_rules.MAX_TOTAL_BRICKS} bricks per design"
             )
         return value
-
 
 
 # ---------------------------------------------------------------- Evaluation (output, for the schema)

@@ -1,4 +1,5 @@
 """Serializers for saved designs, sharing, comparison and API tokens."""
+
 from __future__ import annotations
 
 from rest_framework import serializers
@@ -21,8 +22,20 @@ class DesignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Design
-        fields = ("id", "name", "spec", "version", "owner", "is_owner", "shared_with", "share_url", "prices",
-                  "created_at", "updated_at", "evaluation_url")
+        fields = (
+            "id",
+            "name",
+            "spec",
+            "version",
+            "owner",
+            "is_owner",
+            "shared_with",
+            "share_url",
+            "prices",
+            "created_at",
+            "updated_at",
+            "evaluation_url",
+        )
         read_only_fields = fields
 
     def _is_owner(self, obj) -> bool:
@@ -44,9 +57,14 @@ class DesignSerializer(serializers.ModelSerializer):
 
     def get_prices(self, obj) -> dict:
         p = obj.prices or {}
-        return {"slug": p.get("slug"), "name": p.get("name"), "effective_date": p.get("effective_date"),
-                "currency": p.get("currency"), "illustrative": p.get("illustrative"),
-                "priced_at": obj.priced_at.isoformat() if obj.priced_at else None}
+        return {
+            "slug": p.get("slug"),
+            "name": p.get("name"),
+            "effective_date": p.get("effective_date"),
+            "currency": p.get("currency"),
+            "illustrative": p.get("illustrative"),
+            "priced_at": obj.priced_at.isoformat() if obj.priced_at else None,
+        }
 
     def get_evaluation_url(self, obj) -> str:
         return reverse("design-evaluation", kwargs={"pk": obj.pk}, request=self.context.get("request"))
@@ -70,8 +88,12 @@ class RepriceSerializer(serializers.Serializer):
 
 
 class ShareSerializer(serializers.Serializer):
-    users = serializers.ListField(child=serializers.CharField(max_length=150), required=False, max_length=100,
-                                  help_text="Usernames to share with read-only (replaces the list).")
+    users = serializers.ListField(
+        child=serializers.CharField(max_length=150),
+        required=False,
+        max_length=100,
+        help_text="Usernames to share with read-only (replaces the list).",
+    )
     link = serializers.BooleanField(required=False, help_text="True to create a secret read-only link, false to remove it.")
 
     def validate(self, attrs):
@@ -92,9 +114,15 @@ class CompareEntrySerializer(serializers.Serializer):
 
 
 class CompareSerializer(serializers.Serializer):
-    designs = CompareEntrySerializer(many=True, min_length=2, max_length=8,
-                                     error_messages={"min_length": "compare 2 to 8 designs", "max_length": "compare 2 to 8 designs"})
-    reference = serializers.IntegerField(required=False, default=0, min_value=0, help_text="Index of the reference design for relative prices.")
+    designs = CompareEntrySerializer(
+        many=True,
+        min_length=2,
+        max_length=8,
+        error_messages={"min_length": "compare 2 to 8 designs", "max_length": "compare 2 to 8 designs"},
+    )
+    reference = serializers.IntegerField(
+        required=False, default=0, min_value=0, help_text="Index of the reference design for relative prices."
+    )
 
     def validate(self, attrs):
         if attrs["reference"] >= len(attrs["designs"]):

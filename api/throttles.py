@@ -1,4 +1,5 @@
 """Rate limits read from settings at request time (so deployments and tests can change them)."""
+
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 

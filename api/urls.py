@@ -1,5 +1,6 @@
 """API v1 URLs (see README and /api/docs/). The trailing slash is optional, so scripts that
 POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer JSON 404."""
+
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 

@@ -1,4 +1,5 @@
 """API views: thin. Catalogue viewsets (read-only), health, and evaluate (calls the service)."""
+
 from __future__ import annotations
 
 import socket
@@ -13,14 +14,12 @@ from rest_framework import filters, permissions, status, viewsets
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from hardware_catalog import models as cat
 from hardware_catalog import selectors
 from planner.services import SpecError, design_evaluate
 
 from . import serializers as s
 from .permissions import IsStaffOrReadOnly
-
-
-from hardware_catalog import models as cat
 
 CATALOGUE_FILTERS = {
     "disks": {"interface": cat.Disk.Interface.choices, "form_factor": [("3.5", "3.5"), ("2.5", "2.5")]},
@@ -35,8 +34,10 @@ def _filter_serializer(kind: str):
     """A serializer validating the list filters of one kind (?kind=, ?interface=, ...)."""
     from rest_framework import serializers as drf
 
-    fields = {name: drf.ChoiceField(choices=choices, required=False, help_text=f"Only records with this {name}.")
-              for name, choices in CATALOGUE_FILTERS.get(kind, {}).items()}
+    fields = {
+        name: drf.ChoiceField(choices=choices, required=False, help_text=f"Only records with this {name}.")
+        for name, choices in CATALOGUE_FILTERS.get(kind, {}).items()
+    }
     return type(f"{kind.title().replace('-', '')}FilterSerializer", (drf.Serializer,), fields)
 
 
@@ -45,13 +46,18 @@ def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
     filters_serializer = _filter_serializer(kind)
 
     @extend_schema_view(
-        list=extend_schema(summary=f"List catalogue {kind}", tags=["catalogue"], parameters=[filters_serializer] if CATALOGUE_FILTERS.get(kind) else None),
+        list=extend_schema(
+            summary=f"List catalogue {kind}", tags=["catalogue"], parameters=[filters_serializer] if CATALOGUE_FILTERS.get(kind) else None
+        ),
         retrieve=extend_schema(summary=f"Fetch one of the catalogue {kind} by slug", tags=["catalogue"]),
         create=extend_schema(summary=f"Add to catalogue {kind} (staff only)", tags=["catalogue"]),
         update=extend_schema(summary=f"Replace one of the catalogue {kind} (staff only)", tags=["catalogue"]),
         partial_update=extend_schema(summary=f"Change one of the catalogue {kind} (staff only)", tags=["catalogue"]),
-        destroy=extend_schema(summary=f"Delete one of the catalogue {kind} (staff only; refused while in use)", tags=["catalogue"],
-                              responses={204: None, 409: OpenApiResponse(description="In use by other records")}),
+        destroy=extend_schema(
+            summary=f"Delete one of the catalogue {kind} (staff only; refused while in use)",
+            tags=["catalogue"],
+            responses={204: None, 409: OpenApiResponse(description="In use by other records")},
+        ),
     )
     class CatalogueViewSet(viewsets.ModelViewSet):
         lookup_field = "slug"
@@ -122,11 +128,22 @@ class HealthView(APIView):
     permission_classes = [permissions.AllowAny]
     authentication_classes: list = []
 
-    @extend_schema(summary="Health of the database and the task broker", tags=["health"],
-                   responses={200: OpenApiTypes.OBJECT, 503: OpenApiTypes.OBJECT},
-                   examples=[OpenApiExample("Healthy", response_only=True, value={
-                       "status": "ok", "database": {"status": "ok", "detail": "postgresql"},
-                       "broker": {"status": "ok", "detail": "redis at 127.0.0.1:6379"}})])
+    @extend_schema(
+        summary="Health of the database and the task broker",
+        tags=["health"],
+        responses={200: OpenApiTypes.OBJECT, 503: OpenApiTypes.OBJECT},
+        examples=[
+            OpenApiExample(
+                "Healthy",
+                response_only=True,
+                value={
+                    "status": "ok",
+                    "database": {"status": "ok", "detail": "postgresql"},
+                    "broker": {"status": "ok", "detail": "redis at 127.0.0.1:6379"},
+                },
+            )
+        ],
+    )
     def get(self, request):
         database = _database_status()
         broker = _broker_status()
@@ -155,20 +172,59 @@ class EvaluateView(APIView):
         summary="Evaluate a design",
         tags=["evaluate"],
         request=s.DesignSpecSerializer,
-        responses={200: s.EvaluationSerializer, 400: OpenApiResponse(description="Field-level messages, e.g. {\"bricks\": [{\"count\": [\"must be between 1 and 500\"]}]}")},
+        responses={
+            200: s.EvaluationSerializer,
+            400: OpenApiResponse(description='Field-level messages, e.g. {"bricks": [{"count": ["must be between 1 and 500"]}]}'),
+        },
         examples=[
             OpenApiExample("Reference rack D", value=EVALUATE_EXAMPLE, request_only=True),
-            OpenApiExample("Evaluation of rack D (abridged)", response_only=True, value={
-                "name": "8 performance bricks, 4 TB", "usable_pib": 1.3638, "usable_tib": 1396.5, "raw_tb": 1920.0,
-                "read_gbps": 36.0, "write_gbps": 36.0, "bottleneck": {"read": "raid_controller", "write": "raid_controller"},
-                "stages": [{"brick": "md3460-performance", "stage": "raid_controller", "read_gbps": 5.0, "write_gbps": 5.0,
-                            "limiting": {"read": True, "write": True}}],
-                "price": {"total": 1025940.0, "currency": "USD", "capex": 918980.0, "opex": 106960.0, "illustrative": True,
-                          "lines": [{"kind": "disk", "item": "nl-sas-4tb", "name": "4 TB 7.2k NL-SAS", "quantity": 480, "unit_price": 300.0, "total": 144000.0}]},
-                "rack_count": 1, "units_used": 42, "power_w": 11210.0, "weight_kg": 1148.0,
-                "counts": {"bricks": 8, "servers": 8, "enclosures": 8, "disks": 480, "osts": 48},
-                "warnings": ["Prices come from 'Illustrative list prices (USD, 2015)', an illustrative list: enter real quotes before using them in a purchase."],
-            }),
+            OpenApiExample(
+                "Evaluation of rack D (abridged)",
+                response_only=True,
+                value={
+                    "name": "8 performance bricks, 4 TB",
+                    "usable_pib": 1.3638,
+                    "usable_tib": 1396.5,
+                    "raw_tb": 1920.0,
+                    "read_gbps": 36.0,
+                    "write_gbps": 36.0,
+                    "bottleneck": {"read": "raid_controller", "write": "raid_controller"},
+                    "stages": [
+                        {
+                            "brick": "md3460-performance",
+                            "stage": "raid_controller",
+                            "read_gbps": 5.0,
+                            "write_gbps": 5.0,
+                            "limiting": {"read": True, "write": True},
+                        }
+                    ],
+                    "price": {
+                        "total": 1025940.0,
+                        "currency": "USD",
+                        "capex": 918980.0,
+                        "opex": 106960.0,
+                        "illustrative": True,
+                        "lines": [
+                            {
+                                "kind": "disk",
+                                "item": "nl-sas-4tb",
+                                "name": "4 TB 7.2k NL-SAS",
+                                "quantity": 480,
+                                "unit_price": 300.0,
+                                "total": 144000.0,
+                            }
+                        ],
+                    },
+                    "rack_count": 1,
+                    "units_used": 42,
+                    "power_w": 11210.0,
+                    "weight_kg": 1148.0,
+                    "counts": {"bricks": 8, "servers": 8, "enclosures": 8, "disks": 480, "osts": 48},
+                    "warnings": [
+                        "Prices come from 'Illustrative list prices (USD, 2015)', an illustrative list: enter real quotes before using them in a purchase."
+                    ],
+                },
+            ),
         ],
     )
     def post(self, request):

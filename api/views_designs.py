@@ -1,4 +1,5 @@
 """API views for saved designs, sharing, comparison and tokens. Thin: each calls one service."""
+
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
@@ -15,23 +16,28 @@ from . import serializers_designs as sd
 from .permissions import IsOwnerOrReadOnlyShared
 from .serializers import DesignSpecSerializer, EvaluationSerializer
 
-CONFLICT = OpenApiResponse(description="The design changed since the version you sent: nothing was changed; the body has the current version.")
+CONFLICT = OpenApiResponse(
+    description="The design changed since the version you sent: nothing was changed; the body has the current version."
+)
 NOT_FOUND = OpenApiResponse(description="No such design visible to you (other users' designs are 404 too).")
 
 
 def _conflict(request, exc: services.VersionConflict) -> Response:
     return Response(
-        {"detail": f"This design was changed by someone else: it is now at version {exc.current.version}. "
-                   "Nothing was saved; reload it and apply your change again.",
-         "current_version": exc.current.version,
-         "design": sd.DesignSerializer(exc.current, context={"request": request}).data},
+        {
+            "detail": f"This design was changed by someone else: it is now at version {exc.current.version}. "
+            "Nothing was saved; reload it and apply your change again.",
+            "current_version": exc.current.version,
+            "design": sd.DesignSerializer(exc.current, context={"request": request}).data,
+        },
         status=status.HTTP_409_CONFLICT,
     )
 
 
 class DesignFilterSerializer(sd.serializers.Serializer):
-    owned = sd.serializers.BooleanField(required=False, allow_null=True, default=None,
-                                        help_text="true: only your own designs; false: only those shared with you.")
+    owned = sd.serializers.BooleanField(
+        required=False, allow_null=True, default=None, help_text="true: only your own designs; false: only those shared with you."
+    )
 
 
 @extend_schema_view(
@@ -61,10 +67,22 @@ class DesignViewSet(viewsets.ModelViewSet):
                 queryset = queryset.exclude(owner=self.request.user)
         return queryset
 
-    @extend_schema(summary="Save a design", tags=["designs"], request=sd.DesignCreateSerializer,
-                   responses={201: sd.DesignSerializer, 400: OpenApiResponse(description="Field-level messages")},
-                   examples=[OpenApiExample("Rack D", request_only=True, value={
-                       "name": "Rack D", "spec": {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}})])
+    @extend_schema(
+        summary="Save a design",
+        tags=["designs"],
+        request=sd.DesignCreateSerializer,
+        responses={201: sd.DesignSerializer, 400: OpenApiResponse(description="Field-level messages")},
+        examples=[
+            OpenApiExample(
+                "Rack D",
+                request_only=True,
+                value={
+                    "name": "Rack D",
+                    "spec": {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}},
+                },
+            )
+        ],
+    )
     def create(self, request, *args, **kwargs):
         data = sd.DesignCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -74,35 +92,57 @@ class DesignViewSet(viewsets.ModelViewSet):
             return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(summary="Change a design (owner only; send the version it is based on)", tags=["designs"],
-                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT},
-                   examples=[OpenApiExample("Rename, based on version 3", request_only=True, value={"version": 3, "name": "Rack D, 6 TB"}),
-                             OpenApiExample("Stale version", response_only=True, status_codes=["409"], value={
-                                 "detail": "This design was changed by someone else: it is now at version 4. Nothing was saved; reload it and apply your change again.",
-                                 "current_version": 4, "design": {"id": 1, "name": "Rack D", "version": 4}})])
+    @extend_schema(
+        summary="Change a design (owner only; send the version it is based on)",
+        tags=["designs"],
+        request=sd.DesignUpdateSerializer,
+        responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT},
+        examples=[
+            OpenApiExample("Rename, based on version 3", request_only=True, value={"version": 3, "name": "Rack D, 6 TB"}),
+            OpenApiExample(
+                "Stale version",
+                response_only=True,
+                status_codes=["409"],
+                value={
+                    "detail": "This design was changed by someone else: it is now at version 4. Nothing was saved; reload it and apply your change again.",
+                    "current_version": 4,
+                    "design": {"id": 1, "name": "Rack D", "version": 4},
+                },
+            ),
+        ],
+    )
     def update(self, request, *args, **kwargs):
         design = self.get_object()
         data = sd.DesignUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            design = services.design_update(design=design, based_on_version=data.validated_data["version"],
-                                            name=data.validated_data.get("name"), spec=data.validated_data.get("spec"))
+            design = services.design_update(
+                design=design,
+                based_on_version=data.validated_data["version"],
+                name=data.validated_data.get("name"),
+                spec=data.validated_data.get("spec"),
+            )
         except services.VersionConflict as exc:
             return _conflict(request, exc)
         except services.SpecError as exc:
             return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data)
 
-    @extend_schema(summary="Change a design (same as PUT: version required, name and spec optional)", tags=["designs"],
-                   request=sd.DesignUpdateSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+    @extend_schema(
+        summary="Change a design (same as PUT: version required, name and spec optional)",
+        tags=["designs"],
+        request=sd.DesignUpdateSerializer,
+        responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT},
+    )
     def partial_update(self, request, *args, **kwargs):
         return self.update(request, *args, **kwargs)
 
     def perform_destroy(self, instance):
         services.design_delete(design=instance)
 
-    @extend_schema(summary="Evaluate a saved design with its frozen prices", tags=["designs"],
-                   responses={200: EvaluationSerializer, 404: NOT_FOUND})
+    @extend_schema(
+        summary="Evaluate a saved design with its frozen prices", tags=["designs"], responses={200: EvaluationSerializer, 404: NOT_FOUND}
+    )
     @action(detail=True, methods=["get"], url_path="evaluation", url_name="evaluation")
     def evaluation(self, request, pk=None):
         design = self.get_object()
@@ -112,8 +152,12 @@ class DesignViewSet(viewsets.ModelViewSet):
             return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         return Response(evaluation.as_dict())
 
-    @extend_schema(summary="Re-price with the price list's current prices (owner only)", tags=["designs"],
-                   request=sd.RepriceSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT})
+    @extend_schema(
+        summary="Re-price with the price list's current prices (owner only)",
+        tags=["designs"],
+        request=sd.RepriceSerializer,
+        responses={200: sd.DesignSerializer, 404: NOT_FOUND, 409: CONFLICT},
+    )
     @action(detail=True, methods=["post"])
     def reprice(self, request, pk=None):
         design = self.get_object()
@@ -127,8 +171,12 @@ class DesignViewSet(viewsets.ModelViewSet):
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data)
 
-    @extend_schema(summary="Share read-only with users and/or by secret link (owner only)", tags=["designs"],
-                   request=sd.ShareSerializer, responses={200: sd.DesignSerializer, 404: NOT_FOUND})
+    @extend_schema(
+        summary="Share read-only with users and/or by secret link (owner only)",
+        tags=["designs"],
+        request=sd.ShareSerializer,
+        responses={200: sd.DesignSerializer, 404: NOT_FOUND},
+    )
     @action(detail=True, methods=["post"])
     def share(self, request, pk=None):
         design = self.get_object()
@@ -140,8 +188,12 @@ class DesignViewSet(viewsets.ModelViewSet):
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data)
 
-    @extend_schema(summary="Copy a design you can read into a new design of your own", tags=["designs"],
-                   request=None, responses={201: sd.DesignSerializer, 404: NOT_FOUND})
+    @extend_schema(
+        summary="Copy a design you can read into a new design of your own",
+        tags=["designs"],
+        request=None,
+        responses={201: sd.DesignSerializer, 404: NOT_FOUND},
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def copy(self, request, pk=None):
         design = self.get_object()
@@ -154,8 +206,11 @@ class SharedDesignView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(summary="Read a design shared by link, with its evaluation", tags=["designs"],
-                   responses={200: sd.SharedDesignSerializer, 404: OpenApiResponse(description="No such link (or sharing was switched off).")})
+    @extend_schema(
+        summary="Read a design shared by link, with its evaluation",
+        tags=["designs"],
+        responses={200: sd.SharedDesignSerializer, 404: OpenApiResponse(description="No such link (or sharing was switched off).")},
+    )
     def get(self, request, token: str):
         design = get_object_or_404(Design.objects.select_related("owner"), share_token=token)
         evaluation = services.design_evaluation(design=design)
@@ -169,21 +224,69 @@ class CompareView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        summary="Compare designs side by side", tags=["compare"], request=sd.CompareSerializer,
+        summary="Compare designs side by side",
+        tags=["compare"],
+        request=sd.CompareSerializer,
         responses={200: sd.CompareResultSerializer, 400: OpenApiResponse(description="Field-level messages")},
-        examples=[OpenApiExample("Rack A against rack B", request_only=True, value={
-            "designs": [
-                {"label": "A", "spec": {"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "in_rack"}}},
-                {"label": "B", "spec": {"bricks": [{"template": "md3460-performance", "count": 6}], "metadata": {"placement": "in_rack"}}},
-            ],
-            "reference": 1}),
-            OpenApiExample("Rows (abridged)", response_only=True, value={"reference": 1, "warnings": [], "rows": [
-                {"index": 0, "label": "A", "usable_pib": 1.0229, "read_gbps": 9.0, "write_gbps": 9.0, "price_total": 667080.0,
-                 "currency": "USD", "relative_price": 0.6474, "price_per_usable_pib": 652148.0, "price_per_read_gbps": 74120.0,
-                 "rack_count": 1, "units_used": 34, "power_w": 8135.0},
-                {"index": 1, "label": "B", "usable_pib": 1.0229, "read_gbps": 27.0, "write_gbps": 27.0, "price_total": 1030417.0,
-                 "currency": "USD", "relative_price": 1.0, "price_per_usable_pib": 1007343.0, "price_per_read_gbps": 38164.0,
-                 "rack_count": 1, "units_used": 38, "power_w": 10079.0}]})],
+        examples=[
+            OpenApiExample(
+                "Rack A against rack B",
+                request_only=True,
+                value={
+                    "designs": [
+                        {
+                            "label": "A",
+                            "spec": {"bricks": [{"template": "md3460-capacity", "count": 2}], "metadata": {"placement": "in_rack"}},
+                        },
+                        {
+                            "label": "B",
+                            "spec": {"bricks": [{"template": "md3460-performance", "count": 6}], "metadata": {"placement": "in_rack"}},
+                        },
+                    ],
+                    "reference": 1,
+                },
+            ),
+            OpenApiExample(
+                "Rows (abridged)",
+                response_only=True,
+                value={
+                    "reference": 1,
+                    "warnings": [],
+                    "rows": [
+                        {
+                            "index": 0,
+                            "label": "A",
+                            "usable_pib": 1.0229,
+                            "read_gbps": 9.0,
+                            "write_gbps": 9.0,
+                            "price_total": 667080.0,
+                            "currency": "USD",
+                            "relative_price": 0.6474,
+                            "price_per_usable_pib": 652148.0,
+                            "price_per_read_gbps": 74120.0,
+                            "rack_count": 1,
+                            "units_used": 34,
+                            "power_w": 8135.0,
+                        },
+                        {
+                            "index": 1,
+                            "label": "B",
+                            "usable_pib": 1.0229,
+                            "read_gbps": 27.0,
+                            "write_gbps": 27.0,
+                            "price_total": 1030417.0,
+                            "currency": "USD",
+                            "relative_price": 1.0,
+                            "price_per_usable_pib": 1007343.0,
+                            "price_per_read_gbps": 38164.0,
+                            "rack_count": 1,
+                            "units_used": 38,
+                            "power_w": 10079.0,
+                        },
+                    ],
+                },
+            ),
+        ],
     )
     def post(self, request):
         data = sd.CompareSerializer(data=request.data)
@@ -193,7 +296,9 @@ class CompareView(APIView):
         for i, entry in enumerate(data.validated_data["designs"]):
             if "design" in entry:
                 if not request.user.is_authenticated:
-                    errors[str(i)] = {"design": ["sign in (or send a token) to compare saved designs; anonymous users may compare inline specs"]}
+                    errors[str(i)] = {
+                        "design": ["sign in (or send a token) to compare saved designs; anonymous users may compare inline specs"]
+                    }
                     continue
                 design = visible.filter(pk=entry["design"]).first()
                 if design is None:
@@ -230,12 +335,30 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
             return ApiToken.objects.none()
         return ApiToken.objects.filter(user=self.request.user)
 
-    @extend_schema(summary="Create a token (the response holds its key, shown this once)", tags=["tokens"],
-                   request=sd.ApiTokenSerializer, responses={201: sd.ApiTokenCreatedSerializer},
-                   examples=[OpenApiExample("New token", request_only=True, value={"name": "procurement script"}),
-                             OpenApiExample("Created", response_only=True, status_codes=["201"], value={
-                                 "id": 3, "name": "procurement script", "prefix": "srp_Xq3k9a", "created_at": "2026-11-21T15:00:00Z",
-                                 "last_used_at": None, "revoked_at": None, "active": True, "key": "srp_Xq3k9a...shown once..."})])
+    @extend_schema(
+        summary="Create a token (the response holds its key, shown this once)",
+        tags=["tokens"],
+        request=sd.ApiTokenSerializer,
+        responses={201: sd.ApiTokenCreatedSerializer},
+        examples=[
+            OpenApiExample("New token", request_only=True, value={"name": "procurement script"}),
+            OpenApiExample(
+                "Created",
+                response_only=True,
+                status_codes=["201"],
+                value={
+                    "id": 3,
+                    "name": "procurement script",
+                    "prefix": "srp_Xq3k9a",
+                    "created_at": "2026-11-21T15:00:00Z",
+                    "last_used_at": None,
+                    "revoked_at": None,
+                    "active": True,
+                    "key": "srp_Xq3k9a...shown once...",
+                },
+            ),
+        ],
+    )
     def create(self, request):
         data = sd.ApiTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -3,6 +3,7 @@
 Development (`make run`): SQLite file, DEBUG on, Celery eager. CI and production: set
 DATABASE_URL (PostgreSQL) and CELERY_BROKER_URL (Redis), DEBUG off with a real SECRET_KEY.
 """
+
 from pathlib import Path
 
 import dj_database_url

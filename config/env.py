@@ -1,4 +1,5 @@
 """Small helpers that read settings from the environment and fail loudly on bad values."""
+
 import os
 
 

@@ -3,6 +3,7 @@
 DATABASE_URL and CELERY_BROKER_URL still come from the environment, so CI runs the suite on
 PostgreSQL and Redis while a developer's `make test` uses SQLite and eager Celery.
 """
+
 import os
 
 os.environ.setdefault("DEBUG", "false")

@@ -1,4 +1,5 @@
 """Top-level URLs: the admin, the REST API under /api/, and the browser pages."""
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path

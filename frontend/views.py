@@ -1,4 +1,5 @@
 """Browser pages. Figures come from services and selectors; templates only lay them out."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render

@@ -1,4 +1,5 @@
 """Admin for every catalogue kind: staff edit figures, their source notes, and prices."""
+
 from django.contrib import admin
 
 from . import models

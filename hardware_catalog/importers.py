@@ -4,6 +4,7 @@ By default only records that do not exist yet are created, so `make run` never o
 an administrator edited; `update=True` (`load_catalogue --update`) rewrites shipped records.
 Every record is validated with `full_clean()`, so a fixture without source notes fails loudly.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

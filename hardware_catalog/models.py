@@ -7,6 +7,7 @@ units (U). Every figure that the planning engine uses is listed in the model's S
 must have a note in `sources` saying where it comes from (data sheet, publication, calibration
 or explicit assumption).
 """
+
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator
 from django.db import models
@@ -120,9 +121,19 @@ class Enclosure(CatalogueItem):
         INTERNAL = "internal", "Server internal bays"
 
     SOURCED_FIELDS = (
-        "height_u", "drive_slots", "controllers", "controller_read_mbps", "controller_write_mbps",
-        "controller_requests_per_s", "uplink_ports", "uplink_lanes", "uplink_lane_gbps",
-        "uplink_efficiency", "max_expansions", "power_w", "weight_kg",
+        "height_u",
+        "drive_slots",
+        "controllers",
+        "controller_read_mbps",
+        "controller_write_mbps",
+        "controller_requests_per_s",
+        "uplink_ports",
+        "uplink_lanes",
+        "uplink_lane_gbps",
+        "uplink_efficiency",
+        "max_expansions",
+        "power_w",
+        "weight_kg",
     )
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -131,8 +142,12 @@ class Enclosure(CatalogueItem):
     drive_form_factor = models.CharField(max_length=8, default="3.5")
     controllers = models.PositiveSmallIntegerField(default=0, help_text="RAID controllers; 0 for JBOD/expansion.")
     controller_read_mbps = models.FloatField(null=True, blank=True, help_text="All controllers together, sustained read, MB/s.")
-    controller_write_mbps = models.FloatField(null=True, blank=True, help_text="All controllers together, sustained full-stripe write, MB/s.")
-    controller_requests_per_s = models.FloatField(null=True, blank=True, help_text="Large-request service rate of all controllers together, requests/s.")
+    controller_write_mbps = models.FloatField(
+        null=True, blank=True, help_text="All controllers together, sustained full-stripe write, MB/s."
+    )
+    controller_requests_per_s = models.FloatField(
+        null=True, blank=True, help_text="Large-request service rate of all controllers together, requests/s."
+    )
     uplink_ports = models.PositiveSmallIntegerField(default=0, help_text="Ports towards the server (or head) in total.")
     uplink_lanes = models.PositiveSmallIntegerField(default=1, help_text="Lanes per port (4 for a SAS wide port).")
     uplink_lane_gbps = models.FloatField(default=0, help_text="Signalling rate per lane, Gb/s.")
@@ -274,9 +289,13 @@ class BrickTemplate(CatalogueItem):
     segment_kib = models.PositiveIntegerField(default=128, help_text="RAID segment (chunk) size per disk, KiB.")
     groups_per_enclosure = models.PositiveSmallIntegerField(validators=_positive(1))
     spares_per_enclosure = models.PositiveSmallIntegerField(default=0)
-    host_ports = models.PositiveSmallIntegerField(default=0, help_text="Head uplink ports cabled to the brick's server(s) without failover pairing.")
+    host_ports = models.PositiveSmallIntegerField(
+        default=0, help_text="Head uplink ports cabled to the brick's server(s) without failover pairing."
+    )
     fs_overhead_fraction = models.FloatField(default=0.01, help_text="Share of the OST volume lost to the file system (journal, inodes).")
-    software_raid_read_mbps = models.FloatField(null=True, blank=True, help_text="Per server, when parity is computed by the server (no RAID controllers).")
+    software_raid_read_mbps = models.FloatField(
+        null=True, blank=True, help_text="Per server, when parity is computed by the server (no RAID controllers)."
+    )
     software_raid_write_mbps = models.FloatField(null=True, blank=True)
 
     @property
@@ -291,7 +310,9 @@ class BrickTemplate(CatalogueItem):
         if self.expansions and not self.expansion_id:
             errors["expansion"] = "an expansion enclosure model is required when expansions > 0"
         if self.head_id and self.group_size * self.groups_per_enclosure + self.spares_per_enclosure > self.head.drive_slots:
-            errors["groups_per_enclosure"] = f"{self.groups_per_enclosure} groups of {self.group_size} disks plus spares exceed the head's {self.head.drive_slots} slots"
+            errors["groups_per_enclosure"] = (
+                f"{self.groups_per_enclosure} groups of {self.group_size} disks plus spares exceed the head's {self.head.drive_slots} slots"
+            )
         if errors:
             raise ValidationError(errors)
 

@@ -1,4 +1,5 @@
 """Read queries over the catalogue, with the joins each kind needs (constant query counts)."""
+
 from __future__ import annotations
 
 from django.db.models import QuerySet
@@ -6,8 +7,16 @@ from django.db.models import QuerySet
 from . import models
 
 CATALOGUE_KINDS = (
-    "disks", "servers", "enclosures", "adapters", "switches", "racks", "tuning-profiles",
-    "brick-templates", "metadata-cells", "price-lists",
+    "disks",
+    "servers",
+    "enclosures",
+    "adapters",
+    "switches",
+    "racks",
+    "tuning-profiles",
+    "brick-templates",
+    "metadata-cells",
+    "price-lists",
 )
 
 

@@ -1,4 +1,5 @@
 """Planner models: saved designs (owned, versioned, shareable, with frozen prices) and API tokens."""
+
 from __future__ import annotations
 
 import hashlib
@@ -24,7 +25,9 @@ class Design(models.Model):
     prices = models.JSONField(default=dict, help_text="The price list as it was when the design was last priced.")
     priced_at = models.DateTimeField(null=True, blank=True)
     shared_with = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="designs_shared_with_me")
-    share_token = models.CharField(max_length=64, null=True, blank=True, unique=True, help_text="Secret link token; empty when not shared by link.")
+    share_token = models.CharField(
+        max_length=64, null=True, blank=True, unique=True, help_text="Secret link token; empty when not shared by link."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

@@ -3,6 +3,7 @@
 Structural validation (types, ranges, choices) is done by `api.serializers.DesignSpecSerializer`;
 catalogue look-ups by `planner.services.design_resolve`. Both report field-level messages.
 """
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """Shared fixtures: the default catalogue loaded once per test session, API clients, the study table."""
+
 from pathlib import Path
 
 import pytest

@@ -14,3 +14,14 @@ def rack_spec(row: dict, **extra) -> dict:
     }
     spec.update(extra)
     return spec
+
+
+def short_errors(body):
+    """Error bodies with the '; known: ...' choices cut off, to compare the messages themselves."""
+    if isinstance(body, dict):
+        return {k: short_errors(v) for k, v in body.items()}
+    if isinstance(body, list):
+        return [short_errors(v) for v in body]
+    if isinstance(body, str):
+        return body.split("; known:")[0].split("; network adapters:")[0]
+    return body

@@ -1,4 +1,5 @@
 """The real services: in CI (CI=true) the suite must run on PostgreSQL and Redis, and fails if they are missing."""
+
 import os
 
 import pytest

@@ -1,4 +1,5 @@
 """Display filters for units (formatting only: no figure is computed here)."""
+
 from django import template
 
 register = template.Library()
@@ -30,18 +31,40 @@ def kilo(value) -> str:
 
 
 FIGURE_LABELS = {
-    "capacity_tb": "Capacity (TB)", "read_mbps": "Sequential read (MB/s)", "write_mbps": "Sequential write (MB/s)",
-    "random_iops": "Random IOPS", "power_w": "Power (W)", "weight_kg": "Weight (kg)", "afr_percent": "Annual failure rate (%)",
-    "height_u": "Height (U)", "pcie_slots": "PCIe slots", "internal_bays": "Data bays", "drive_slots": "Drive slots",
-    "controllers": "RAID controllers", "controller_read_mbps": "Controller read limit (MB/s)",
-    "controller_write_mbps": "Controller write limit (MB/s)", "controller_requests_per_s": "Controller request rate (/s)",
-    "uplink_ports": "Uplink ports", "uplink_lanes": "Lanes per port", "uplink_lane_gbps": "Lane rate (Gb/s)",
-    "uplink_efficiency": "Uplink efficiency", "max_expansions": "Expansion enclosures supported", "ports": "Ports",
-    "port_gbps": "Port rate (Gb/s)", "encoding_efficiency": "Line-code efficiency", "protocol_efficiency": "Protocol efficiency",
-    "pcie_effective_gbps": "PCIe payload (GB/s)", "units": "Rack units", "power_budget_w": "Power budget (W)",
-    "max_load_kg": "Load rating (kg)", "request_kib": "Request size (KiB)", "software_read_efficiency": "Lustre read efficiency",
-    "software_write_efficiency": "Lustre write efficiency", "host_ports": "Host ports cabled",
-    "fs_overhead_fraction": "File-system overhead", "software_raid_read_mbps": "Software RAID read (MB/s)",
+    "capacity_tb": "Capacity (TB)",
+    "read_mbps": "Sequential read (MB/s)",
+    "write_mbps": "Sequential write (MB/s)",
+    "random_iops": "Random IOPS",
+    "power_w": "Power (W)",
+    "weight_kg": "Weight (kg)",
+    "afr_percent": "Annual failure rate (%)",
+    "height_u": "Height (U)",
+    "pcie_slots": "PCIe slots",
+    "internal_bays": "Data bays",
+    "drive_slots": "Drive slots",
+    "controllers": "RAID controllers",
+    "controller_read_mbps": "Controller read limit (MB/s)",
+    "controller_write_mbps": "Controller write limit (MB/s)",
+    "controller_requests_per_s": "Controller request rate (/s)",
+    "uplink_ports": "Uplink ports",
+    "uplink_lanes": "Lanes per port",
+    "uplink_lane_gbps": "Lane rate (Gb/s)",
+    "uplink_efficiency": "Uplink efficiency",
+    "max_expansions": "Expansion enclosures supported",
+    "ports": "Ports",
+    "port_gbps": "Port rate (Gb/s)",
+    "encoding_efficiency": "Line-code efficiency",
+    "protocol_efficiency": "Protocol efficiency",
+    "pcie_effective_gbps": "PCIe payload (GB/s)",
+    "units": "Rack units",
+    "power_budget_w": "Power budget (W)",
+    "max_load_kg": "Load rating (kg)",
+    "request_kib": "Request size (KiB)",
+    "software_read_efficiency": "Lustre read efficiency",
+    "software_write_efficiency": "Lustre write efficiency",
+    "host_ports": "Host ports cabled",
+    "fs_overhead_fraction": "File-system overhead",
+    "software_raid_read_mbps": "Software RAID read (MB/s)",
     "software_raid_write_mbps": "Software RAID write (MB/s)",
 }
 

@@ -4,6 +4,7 @@ Inputs are plain dataclasses (`inputs.py`), built by `planner.services` from the
 `evaluate(design)` gives one design's full Evaluation; `evaluate_batch(batch)` evaluates N
 designs at once as arrays (the single-design path is a batch of one).
 """
+
 from .batch import BatchInput, BatchResult, evaluate_batch
 from .evaluate import evaluate
 from .inputs import (
@@ -22,7 +23,20 @@ from .inputs import (
 from .results import Evaluation
 
 __all__ = [
-    "AdapterParams", "BatchInput", "BatchResult", "BrickGroup", "ClientParams", "DesignInput",
-    "DiskParams", "EnclosureParams", "Evaluation", "MetadataParams", "PartParams", "PriceParams",
-    "RackParams", "TuningParams", "evaluate", "evaluate_batch",
+    "AdapterParams",
+    "BatchInput",
+    "BatchResult",
+    "BrickGroup",
+    "ClientParams",
+    "DesignInput",
+    "DiskParams",
+    "EnclosureParams",
+    "Evaluation",
+    "MetadataParams",
+    "PartParams",
+    "PriceParams",
+    "RackParams",
+    "TuningParams",
+    "evaluate",
+    "evaluate_batch",
 ]

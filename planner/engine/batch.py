@@ -5,6 +5,7 @@ of shape (N,). `BatchInput.from_designs` builds one from `DesignInput`s; a solve
 arrays directly. `evaluate_batch` returns totals per design; `planner.engine.evaluate` adds the
 per-design detail (rack layout, bill of materials, stage tables) for a single design.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -17,21 +18,73 @@ from .layout import brick_weight_kg, rack_count_batch
 from .units import HOURS_PER_YEAR
 
 GROUP_FIELDS = (
-    "count", "servers_per_brick", "hba_count", "hba_gbps", "net_count", "net_gbps",
-    "controllers", "ctrl_read_mbps", "ctrl_write_mbps", "ctrl_requests_per_s", "head_uplink_port_gbps", "host_ports",
-    "expansions", "exp_link_gbps",
-    "disk_bytes", "disk_read_mbps", "disk_write_mbps",
-    "raid_data", "raid_parity", "mirrored", "segment_kib", "groups_per_enclosure", "spares_per_enclosure", "fs_overhead",
-    "sw_raid_read_mbps", "sw_raid_write_mbps",
-    "brick_height", "server_height", "brick_weight",
-    "server_power", "server_weight", "head_power", "exp_power", "disk_power", "head_weight", "exp_weight", "disk_weight",
-    "price_server", "price_hba", "price_net", "price_head", "price_exp", "price_disk",
+    "count",
+    "servers_per_brick",
+    "hba_count",
+    "hba_gbps",
+    "net_count",
+    "net_gbps",
+    "controllers",
+    "ctrl_read_mbps",
+    "ctrl_write_mbps",
+    "ctrl_requests_per_s",
+    "head_uplink_port_gbps",
+    "host_ports",
+    "expansions",
+    "exp_link_gbps",
+    "disk_bytes",
+    "disk_read_mbps",
+    "disk_write_mbps",
+    "raid_data",
+    "raid_parity",
+    "mirrored",
+    "segment_kib",
+    "groups_per_enclosure",
+    "spares_per_enclosure",
+    "fs_overhead",
+    "sw_raid_read_mbps",
+    "sw_raid_write_mbps",
+    "brick_height",
+    "server_height",
+    "brick_weight",
+    "server_power",
+    "server_weight",
+    "head_power",
+    "exp_power",
+    "disk_power",
+    "head_weight",
+    "exp_weight",
+    "disk_weight",
+    "price_server",
+    "price_hba",
+    "price_net",
+    "price_head",
+    "price_exp",
+    "price_disk",
 )
 DESIGN_FIELDS = (
-    "request_kib", "read_eff", "write_eff", "paired", "clients_gbps",
-    "rack_usable_units", "rack_units", "rack_kit_price", "rack_kit_power", "rack_kit_weight",
-    "md_reserved_units", "md_height", "md_separate", "md_counted", "md_price", "md_power", "md_weight", "md_servers",
-    "support_per_server_year", "years", "energy_price", "pue",
+    "request_kib",
+    "read_eff",
+    "write_eff",
+    "paired",
+    "clients_gbps",
+    "rack_usable_units",
+    "rack_units",
+    "rack_kit_price",
+    "rack_kit_power",
+    "rack_kit_weight",
+    "md_reserved_units",
+    "md_height",
+    "md_separate",
+    "md_counted",
+    "md_price",
+    "md_power",
+    "md_weight",
+    "md_servers",
+    "support_per_server_year",
+    "years",
+    "energy_price",
+    "pue",
 )
 
 
@@ -116,7 +169,8 @@ class BatchInput:
             dv["rack_usable_units"][i] = d.rack.usable_units
             dv["rack_units"][i] = d.rack.units
             dv["rack_kit_price"][i] = (prices.price("rack", d.rack.slug) or 0.0) + sum(
-                (prices.price("switch", part.slug) or 0.0) * count for part, count in d.rack.switches)
+                (prices.price("switch", part.slug) or 0.0) * count for part, count in d.rack.switches
+            )
             dv["rack_kit_power"][i] = sum(part.power_w * count for part, count in d.rack.switches)
             dv["rack_kit_weight"][i] = d.rack.weight_kg + sum(part.weight_kg * count for part, count in d.rack.switches)
             counted = d.metadata is not None and d.placement in ("in_rack", "separate_rack")
@@ -149,13 +203,13 @@ class BatchResult:
     enclosures: np.ndarray
     read_gbps: np.ndarray
     write_gbps: np.ndarray
-    clients_limited: np.ndarray       # (N, 2) bool: the clients cap binds (read, write)
-    stages: np.ndarray                # (N, G, S, 2) GB/s per brick, before software efficiency
-    brick_gbps: np.ndarray            # (N, G, 2) delivered per brick
-    limiting: np.ndarray              # (N, G, 2) stage index limiting each brick
-    degraded_gbps: np.ndarray         # (N, 2) with one OSS server down
-    standby: np.ndarray               # (N, G) standby servers added for HA pairing
-    quantities: dict                  # per group (N, G): servers, hbas, nets, heads, exps, disks
+    clients_limited: np.ndarray  # (N, 2) bool: the clients cap binds (read, write)
+    stages: np.ndarray  # (N, G, S, 2) GB/s per brick, before software efficiency
+    brick_gbps: np.ndarray  # (N, G, 2) delivered per brick
+    limiting: np.ndarray  # (N, G, 2) stage index limiting each brick
+    degraded_gbps: np.ndarray  # (N, 2) with one OSS server down
+    standby: np.ndarray  # (N, G) standby servers added for HA pairing
+    quantities: dict  # per group (N, G): servers, hbas, nets, heads, exps, disks
     hardware: np.ndarray
     support: np.ndarray
     capex: np.ndarray
@@ -195,7 +249,9 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
 
     # capacity
     osts_brick = capacity.osts_per_brick(enclosures, b["groups_per_enclosure"])
-    disks_brick = capacity.disks_per_brick(enclosures, b["groups_per_enclosure"], b["raid_data"], b["raid_parity"], b["spares_per_enclosure"])
+    disks_brick = capacity.disks_per_brick(
+        enclosures, b["groups_per_enclosure"], b["raid_data"], b["raid_parity"], b["spares_per_enclosure"]
+    )
     ost_bytes = capacity.usable_bytes_per_ost(b["raid_data"], b["disk_bytes"], b["fs_overhead"])
     usable = np.sum(count * osts_brick * ost_bytes, axis=1)
     raw = np.sum(count * disks_brick * b["disk_bytes"], axis=1)
@@ -233,8 +289,14 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     # rack fit
     order = np.argsort(-b["brick_weight"], axis=1, kind="stable")
     racks, fits = rack_count_batch(
-        heights=b["brick_height"], counts=count, order=order, standby=standby, standby_height=b["server_height"],
-        usable_units=d["rack_usable_units"], first_rack_reserved=d["md_reserved_units"], separate_metadata=d["md_separate"],
+        heights=b["brick_height"],
+        counts=count,
+        order=order,
+        standby=standby,
+        standby_height=b["server_height"],
+        usable_units=d["rack_usable_units"],
+        first_rack_reserved=d["md_reserved_units"],
+        separate_metadata=d["md_separate"],
     )
     md = d["md_counted"].astype(float)
     switch_units = d["rack_units"] - d["rack_usable_units"]
@@ -242,22 +304,41 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
 
     # power and weight
     power = (
-        np.sum(servers * b["server_power"] + quantities["heads"] * b["head_power"] + quantities["exps"] * b["exp_power"]
-               + quantities["disks"] * b["disk_power"], axis=1)
-        + racks * d["rack_kit_power"] + md * d["md_power"]
+        np.sum(
+            servers * b["server_power"]
+            + quantities["heads"] * b["head_power"]
+            + quantities["exps"] * b["exp_power"]
+            + quantities["disks"] * b["disk_power"],
+            axis=1,
+        )
+        + racks * d["rack_kit_power"]
+        + md * d["md_power"]
     )
     weight = (
-        np.sum(servers * b["server_weight"] + quantities["heads"] * b["head_weight"] + quantities["exps"] * b["exp_weight"]
-               + quantities["disks"] * b["disk_weight"], axis=1)
-        + racks * d["rack_kit_weight"] + md * d["md_weight"]
+        np.sum(
+            servers * b["server_weight"]
+            + quantities["heads"] * b["head_weight"]
+            + quantities["exps"] * b["exp_weight"]
+            + quantities["disks"] * b["disk_weight"],
+            axis=1,
+        )
+        + racks * d["rack_kit_weight"]
+        + md * d["md_weight"]
     )
 
     # price
     hardware = (
-        np.sum(servers * b["price_server"] + quantities["hbas"] * b["price_hba"] + quantities["nets"] * b["price_net"]
-               + quantities["heads"] * b["price_head"] + quantities["exps"] * b["price_exp"]
-               + quantities["disks"] * b["price_disk"], axis=1)
-        + racks * d["rack_kit_price"] + md * d["md_price"]
+        np.sum(
+            servers * b["price_server"]
+            + quantities["hbas"] * b["price_hba"]
+            + quantities["nets"] * b["price_net"]
+            + quantities["heads"] * b["price_head"]
+            + quantities["exps"] * b["price_exp"]
+            + quantities["disks"] * b["price_disk"],
+            axis=1,
+        )
+        + racks * d["rack_kit_price"]
+        + md * d["md_price"]
     )
     all_servers = np.sum(servers, axis=1) + md * d["md_servers"]
     support = all_servers * d["support_per_server_year"] * d["years"]
@@ -265,10 +346,29 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     opex = power / 1000.0 * HOURS_PER_YEAR * d["years"] * d["pue"] * d["energy_price"]
 
     return BatchResult(
-        usable_bytes=usable, raw_bytes=raw, osts=np.sum(count * osts_brick, axis=1), disks=np.sum(quantities["disks"], axis=1),
-        servers=all_servers, enclosures=np.sum(count * enclosures, axis=1),
-        read_gbps=system[:, 0], write_gbps=system[:, 1], clients_limited=clients_limited,
-        stages=stages, brick_gbps=brick, limiting=limiting, degraded_gbps=degraded, standby=standby, quantities=quantities,
-        hardware=hardware, support=support, capex=capex, opex=opex, total=capex + opex,
-        power_w=power, weight_kg=weight, rack_count=racks, racks_fit=fits, units_used=units_used,
+        usable_bytes=usable,
+        raw_bytes=raw,
+        osts=np.sum(count * osts_brick, axis=1),
+        disks=np.sum(quantities["disks"], axis=1),
+        servers=all_servers,
+        enclosures=np.sum(count * enclosures, axis=1),
+        read_gbps=system[:, 0],
+        write_gbps=system[:, 1],
+        clients_limited=clients_limited,
+        stages=stages,
+        brick_gbps=brick,
+        limiting=limiting,
+        degraded_gbps=degraded,
+        standby=standby,
+        quantities=quantities,
+        hardware=hardware,
+        support=support,
+        capex=capex,
+        opex=opex,
+        total=capex + opex,
+        power_w=power,
+        weight_kg=weight,
+        rack_count=racks,
+        racks_fit=fits,
+        units_used=units_used,
     )

@@ -4,6 +4,7 @@ One RAID group (virtual disk) of `data + parity` disks is one Lustre OST. Raw ca
 every installed disk (spares included) in decimal bytes; usable capacity is what `df` shows as
 the file system's size: OSTs x data disks x disk bytes x (1 - file-system overhead).
 """
+
 from __future__ import annotations
 
 import numpy as np

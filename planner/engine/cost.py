@@ -5,6 +5,7 @@ list's years of service. Opex = energy: the design's power x hours x years x PUE
 kWh. Relative price is a ratio of totals to a named reference design. The vectorised totals in
 `batch.evaluate_batch` and the lines here come from the same quantities; a test holds them equal.
 """
+
 from __future__ import annotations
 
 from collections import OrderedDict
@@ -31,8 +32,12 @@ class BomLine:
 
     def as_dict(self) -> dict:
         return {
-            "kind": self.kind, "item": self.item, "name": self.name, "quantity": _num(self.quantity),
-            "unit_price": round(self.unit_price, 2), "total": round(self.total, 2),
+            "kind": self.kind,
+            "item": self.item,
+            "name": self.name,
+            "quantity": _num(self.quantity),
+            "unit_price": round(self.unit_price, 2),
+            "total": round(self.total, 2),
         }
 
 
@@ -79,8 +84,16 @@ def bill_of_materials(design: DesignInput, quantities: dict, rack_count: int, ro
     lines = list(merged.values())
     servers_total = sum(line.quantity for line in lines if line.kind == "server")
     if prices.support_per_server_year:
-        lines.append(BomLine(kind="service", item="support-per-server-year", name=f"Software and support per server-year ({prices.service_years} years)",
-                             quantity=servers_total * prices.service_years, unit_price=prices.support_per_server_year, priced=True))
+        lines.append(
+            BomLine(
+                kind="service",
+                item="support-per-server-year",
+                name=f"Software and support per server-year ({prices.service_years} years)",
+                quantity=servers_total * prices.service_years,
+                unit_price=prices.support_per_server_year,
+                priced=True,
+            )
+        )
     return lines, warnings
 
 

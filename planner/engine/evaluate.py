@@ -1,4 +1,5 @@
 """Evaluate one design in full: the batch of one, plus layout, bill of materials and stage tables."""
+
 from __future__ import annotations
 
 from .batch import BatchInput, evaluate_batch
@@ -27,28 +28,45 @@ def evaluate(design: DesignInput) -> Evaluation:
             r, w = res.stages[0, j, s]
             if r == float("inf") and w == float("inf"):
                 continue  # a stage this brick does not have (no expansion enclosure, no HBA)
-            stages_out.append({
-                "brick": group.template, "stage": stage, "read_gbps": _r(r), "write_gbps": _r(w),
-                "limiting": {"read": bool(lim[0] == s), "write": bool(lim[1] == s)},
-            })
+            stages_out.append(
+                {
+                    "brick": group.template,
+                    "stage": stage,
+                    "read_gbps": _r(r),
+                    "write_gbps": _r(w),
+                    "limiting": {"read": bool(lim[0] == s), "write": bool(lim[1] == s)},
+                }
+            )
         osts = group.enclosures * group.groups_per_enclosure
-        bricks_out.append({
-            "template": group.template, "name": group.name, "role": group.role, "count": group.count,
-            "disk": group.disk.slug, "expansions": group.expansions, "adapter": group.network.slug,
-            "height_u": group.height_u, "osts_per_brick": osts,
-            "read_gbps_per_brick": _r(per_brick[0]), "write_gbps_per_brick": _r(per_brick[1]),
-            "read_gbps": _r(per_brick[0] * group.count), "write_gbps": _r(per_brick[1] * group.count),
-            "bottleneck": {"read": STAGES[lim[0]], "write": STAGES[lim[1]]},
-            "software_efficiency": {"read": design.tuning.software_read_efficiency, "write": design.tuning.software_write_efficiency},
-            "standby_servers": int(res.standby[0, j]),
-            "sources": dict(group.sources),
-        })
+        bricks_out.append(
+            {
+                "template": group.template,
+                "name": group.name,
+                "role": group.role,
+                "count": group.count,
+                "disk": group.disk.slug,
+                "expansions": group.expansions,
+                "adapter": group.network.slug,
+                "height_u": group.height_u,
+                "osts_per_brick": osts,
+                "read_gbps_per_brick": _r(per_brick[0]),
+                "write_gbps_per_brick": _r(per_brick[1]),
+                "read_gbps": _r(per_brick[0] * group.count),
+                "write_gbps": _r(per_brick[1] * group.count),
+                "bottleneck": {"read": STAGES[lim[0]], "write": STAGES[lim[1]]},
+                "software_efficiency": {"read": design.tuning.software_read_efficiency, "write": design.tuning.software_write_efficiency},
+                "standby_servers": int(res.standby[0, j]),
+                "sources": dict(group.sources),
+            }
+        )
         if design.failover == "paired" and group.count % 2 == 1:
             warnings.append(
                 f"{group.name}: an odd number of bricks ({group.count}); one standby server was added so that every OSS has a failover partner."
             )
         if group.height_u > design.rack.usable_units:
-            warnings.append(f"{group.name}: one brick is {group.height_u}U and does not fit in a {design.rack.name} ({design.rack.usable_units}U free under its switches).")
+            warnings.append(
+                f"{group.name}: one brick is {group.height_u}U and does not fit in a {design.rack.name} ({design.rack.usable_units}U free under its switches)."
+            )
 
     bottleneck = res.bottleneck_names()[0]
     if design.clients is not None and res.clients_limited[0].any():
@@ -61,12 +79,19 @@ def evaluate(design: DesignInput) -> Evaluation:
     assert len(layouts) == rack_count, "detailed layout and vectorised rack count disagree"
     racks_out = []
     for layout in layouts:
-        racks_out.append({
-            "index": layout.index, "rack": layout.rack, "units_total": layout.units_total, "units_used": layout.units_used,
-            "power_w": round(layout.power_w, 1), "weight_kg": round(layout.weight_kg, 1),
-            "power_budget_w": design.rack.power_budget_w, "max_load_kg": design.rack.max_load_kg,
-            "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: it.u)],
-        })
+        racks_out.append(
+            {
+                "index": layout.index,
+                "rack": layout.rack,
+                "units_total": layout.units_total,
+                "units_used": layout.units_used,
+                "power_w": round(layout.power_w, 1),
+                "weight_kg": round(layout.weight_kg, 1),
+                "power_budget_w": design.rack.power_budget_w,
+                "max_load_kg": design.rack.max_load_kg,
+                "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: it.u)],
+            }
+        )
         if layout.units_used > layout.units_total:
             warnings.append(f"Rack {layout.index} is over-full: {layout.units_used}U in a {layout.units_total}U rack.")
         if layout.power_w > design.rack.power_budget_w:
@@ -111,8 +136,8 @@ def evaluate(design: DesignInput) -> Evaluation:
 
     degraded_note = (
         "one OSS server down: its HA partner serves both bricks through one server and network adapter"
-        if design.failover == "paired" else
-        "one OSS server down without failover: its brick's OSTs are offline until it returns"
+        if design.failover == "paired"
+        else "one OSS server down without failover: its brick's OSTs are offline until it returns"
     )
     degraded = {"read_gbps": _r(res.degraded_gbps[0, 0], 2), "write_gbps": _r(res.degraded_gbps[0, 1], 2), "scenario": degraded_note}
 
@@ -133,11 +158,23 @@ def evaluate(design: DesignInput) -> Evaluation:
     sources = {"tuning": design.tuning.slug, "price_list": prices.slug}
     return Evaluation(
         name=design.name,
-        usable_pib=usable / PIB, usable_tib=usable / TIB, raw_tb=float(res.raw_bytes[0]) / TB,
-        read_gbps=read, write_gbps=float(res.write_gbps[0]),
+        usable_pib=usable / PIB,
+        usable_tib=usable / TIB,
+        raw_tb=float(res.raw_bytes[0]) / TB,
+        read_gbps=read,
+        write_gbps=float(res.write_gbps[0]),
         bottleneck={"read": bottleneck[0], "write": bottleneck[1]},
-        stages=stages_out, bricks=bricks_out, degraded=degraded, price=price,
-        rack_count=rack_count, racks=racks_out, units_used=int(res.units_used[0]),
-        power_w=float(res.power_w[0]), weight_kg=float(res.weight_kg[0]),
-        counts=counts, warnings=warnings, assumptions=assumptions, sources=sources,
+        stages=stages_out,
+        bricks=bricks_out,
+        degraded=degraded,
+        price=price,
+        rack_count=rack_count,
+        racks=racks_out,
+        units_used=int(res.units_used[0]),
+        power_w=float(res.power_w[0]),
+        weight_kg=float(res.weight_kg[0]),
+        counts=counts,
+        warnings=warnings,
+        assumptions=assumptions,
+        sources=sources,
     )

@@ -4,6 +4,7 @@ Units: capacity in bytes; disk and controller rates in MB/s (10^6 B/s); link and
 payloads in GB/s (10^9 B/s); power in W; weight in kg; heights in rack units; money in the
 price list's currency.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

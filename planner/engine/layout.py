@@ -7,6 +7,7 @@ With metadata `in_rack` the first rack keeps room for the metadata cell; with `s
 the cell has a rack of its own, counted. The rack model's switches sit at the top of every rack.
 Within a rack, devices are stacked from U1 upwards, heaviest item first.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -69,8 +70,14 @@ class RackItem:
 
     def as_dict(self) -> dict:
         return {
-            "u": self.u, "height": self.height, "item": self.item, "kind": self.kind, "label": self.label,
-            "group": self.group, "power_w": round(self.power_w, 1), "weight_kg": round(self.weight_kg, 1),
+            "u": self.u,
+            "height": self.height,
+            "item": self.item,
+            "kind": self.kind,
+            "label": self.label,
+            "group": self.group,
+            "power_w": round(self.power_w, 1),
+            "weight_kg": round(self.weight_kg, 1),
         }
 
 
@@ -120,23 +127,50 @@ def _brick_blocks(design: DesignInput, group_index: int, first_number: int) -> l
     disks_per_enclosure = group.groups_per_enclosure * (group.raid_data_disks + group.raid_parity_disks) + group.spares_per_enclosure
     disk_w = group.disk.power_w * disks_per_enclosure
     disk_kg = group.disk.weight_kg * disks_per_enclosure
-    server_w = group.server.power_w + group.hba_count * (group.hba.power_w if group.hba else 0) + group.network_count * group.network.power_w
+    server_w = (
+        group.server.power_w + group.hba_count * (group.hba.power_w if group.hba else 0) + group.network_count * group.network.power_w
+    )
     for k in range(group.count):
         number = first_number + k
         devices = []
         if group.expansion is not None:
             for e in range(group.expansions):
-                devices.append((group.expansion.height_u, group.expansion.slug, "expansion", f"{group.expansion.name} #{number}.{e + 1}",
-                                group.expansion.power_w + disk_w, group.expansion.weight_kg + disk_kg))
+                devices.append(
+                    (
+                        group.expansion.height_u,
+                        group.expansion.slug,
+                        "expansion",
+                        f"{group.expansion.name} #{number}.{e + 1}",
+                        group.expansion.power_w + disk_w,
+                        group.expansion.weight_kg + disk_kg,
+                    )
+                )
         internal = group.head.height_u == 0  # the server's own bays: disks draw power inside the server
         if not internal:
-            devices.insert(0, (group.head.height_u, group.head.slug, "enclosure", f"{group.head.name} #{number}",
-                               group.head.power_w + disk_w, group.head.weight_kg + disk_kg))
+            devices.insert(
+                0,
+                (
+                    group.head.height_u,
+                    group.head.slug,
+                    "enclosure",
+                    f"{group.head.name} #{number}",
+                    group.head.power_w + disk_w,
+                    group.head.weight_kg + disk_kg,
+                ),
+            )
         extra_w = group.head.power_w + disk_w if internal else 0.0
         extra_kg = group.head.weight_kg + disk_kg if internal else 0.0
         for s in range(group.servers_per_brick):
-            devices.append((group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{number}" + (f"{chr(97 + s)}" if group.servers_per_brick > 1 else ""),
-                            server_w + extra_w, group.server.weight_kg + extra_kg))
+            devices.append(
+                (
+                    group.server.height_u,
+                    group.server.slug,
+                    "server",
+                    f"{group.server.name} OSS #{number}" + (f"{chr(97 + s)}" if group.servers_per_brick > 1 else ""),
+                    server_w + extra_w,
+                    group.server.weight_kg + extra_kg,
+                )
+            )
         blocks.append(_Block(label=f"{group.name} #{number}", group=group.template, devices=devices))
     return blocks
 
@@ -167,9 +201,17 @@ def layout_design(design: DesignInput) -> list[RackLayout]:
     if design.metadata is not None and design.placement in ("in_rack", "separate_rack"):
         md = design.metadata
         devices = [
-            (line.part.height_u, line.part.slug, line.kind, f"{line.part.name} ({line.role})" + (f" {i + 1}" if line.count > 1 else ""),
-             line.part.power_w, line.part.weight_kg)
-            for line in md.lines if line.kind in ("server", "enclosure", "switch") for i in range(line.count)
+            (
+                line.part.height_u,
+                line.part.slug,
+                line.kind,
+                f"{line.part.name} ({line.role})" + (f" {i + 1}" if line.count > 1 else ""),
+                line.part.power_w,
+                line.part.weight_kg,
+            )
+            for line in md.lines
+            if line.kind in ("server", "enclosure", "switch")
+            for i in range(line.count)
         ]
         # parts without height (disks, adapters) add their power and weight to the cell's first device
         loose_w = sum(line.part.power_w * line.count for line in md.lines if line.kind not in ("server", "enclosure", "switch"))
@@ -194,9 +236,27 @@ def layout_design(design: DesignInput) -> list[RackLayout]:
         group = design.bricks[i]
         blocks = _brick_blocks(design, i, numbers[i])
         if standby[i]:
-            server_w = group.server.power_w + group.hba_count * (group.hba.power_w if group.hba else 0) + group.network_count * group.network.power_w
-            blocks.append(_Block(label=f"{group.name} standby OSS", group=group.template,
-                                 devices=[(group.server.height_u, group.server.slug, "server", f"{group.server.name} standby OSS ({group.name})", server_w, group.server.weight_kg)]))
+            server_w = (
+                group.server.power_w
+                + group.hba_count * (group.hba.power_w if group.hba else 0)
+                + group.network_count * group.network.power_w
+            )
+            blocks.append(
+                _Block(
+                    label=f"{group.name} standby OSS",
+                    group=group.template,
+                    devices=[
+                        (
+                            group.server.height_u,
+                            group.server.slug,
+                            "server",
+                            f"{group.server.name} standby OSS ({group.name})",
+                            server_w,
+                            group.server.weight_kg,
+                        )
+                    ],
+                )
+            )
         for block in blocks:
             if block.height > free and racks[-1]:
                 racks.append([])
@@ -212,14 +272,25 @@ def layout_design(design: DesignInput) -> list[RackLayout]:
         u = 1
         for block in sorted(blocks, key=lambda b: -b.weight):
             for height, slug, kind, label, power, weight in block.devices:
-                layout.items.append(RackItem(u=u, height=height, item=slug, kind=kind, label=label, group=block.group, power_w=power, weight_kg=weight))
+                layout.items.append(
+                    RackItem(u=u, height=height, item=slug, kind=kind, label=label, group=block.group, power_w=power, weight_kg=weight)
+                )
                 u += height
         top = rack.units + 1
         for part, count in rack.switches:
             for k in range(count):
                 top -= part.height_u
-                layout.items.append(RackItem(u=top, height=part.height_u, item=part.slug, kind="switch",
-                                             label=f"{part.name}" + (f" {k + 1}" if count > 1 else ""), group="switches",
-                                             power_w=part.power_w, weight_kg=part.weight_kg))
+                layout.items.append(
+                    RackItem(
+                        u=top,
+                        height=part.height_u,
+                        item=part.slug,
+                        kind="switch",
+                        label=f"{part.name}" + (f" {k + 1}" if count > 1 else ""),
+                        group="switches",
+                        power_w=part.power_w,
+                        weight_kg=part.weight_kg,
+                    )
+                )
         layouts.append(layout)
     return layouts

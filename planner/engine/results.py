@@ -1,4 +1,5 @@
 """The Evaluation of one design, as the public JSON contract (v1) describes it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

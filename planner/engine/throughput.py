@@ -18,6 +18,7 @@ groups), results are GB/s (10^9 bytes/s). The model, stage by stage:
 The brick delivers min(stages) x the tuning profile's software efficiency (IOR over
 obdfilter-survey).
 """
+
 from __future__ import annotations
 
 import numpy as np

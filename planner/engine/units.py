@@ -4,6 +4,7 @@ Disk sizes are vendor decimal (TB = 10^12 bytes); usable capacity is binary as `
 (TiB = 2^40, PiB = 2^50 bytes); throughput is decimal GB/s (10^9 bytes/s); benchmark tools print
 MiB/s (2^20 bytes/s).
 """
+
 KIB = 2**10
 MIB = 2**20
 TB = 10**12

@@ -1,5 +1,6 @@
 """Services: the only code that touches both the ORM and the engine (HackSoft style:
 keyword-only functions named <entity>_<action>). Front doors import from here."""
+
 from planner.spec import SPEC_DEFAULTS, SpecError
 
 from .designs import (
@@ -18,8 +19,24 @@ from .evaluation import brick_template_summaries, design_evaluate, design_resolv
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
-    "SPEC_DEFAULTS", "DesignNotFound", "SpecError", "TokenLimit", "VersionConflict", "brick_template_summaries", "design_compare",
-    "design_create", "design_delete", "design_evaluate", "design_evaluation", "design_reprice", "design_resolve",
-    "design_share", "design_update", "designs_visible_to", "price_list_snapshot", "token_authenticate", "token_create",
+    "SPEC_DEFAULTS",
+    "DesignNotFound",
+    "SpecError",
+    "TokenLimit",
+    "VersionConflict",
+    "brick_template_summaries",
+    "design_compare",
+    "design_create",
+    "design_delete",
+    "design_evaluate",
+    "design_evaluation",
+    "design_reprice",
+    "design_resolve",
+    "design_share",
+    "design_update",
+    "designs_visible_to",
+    "price_list_snapshot",
+    "token_authenticate",
+    "token_create",
     "token_revoke",
 ]

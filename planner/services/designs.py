@@ -1,4 +1,5 @@
 """Saved designs: create, update with optimistic locking, share, re-price, evaluate, compare."""
+
 from __future__ import annotations
 
 import secrets
@@ -45,8 +46,11 @@ def design_create(*, owner, name: str, spec: dict) -> Design:
     """Save a new design for `owner`, freezing the prices of the list it names."""
     normalised = _check_spec(spec)
     return Design.objects.create(
-        owner=owner, name=name or normalised.get("name") or "Untitled design", spec=normalised,
-        prices=price_list_snapshot(slug=normalised["price_list"]), priced_at=timezone.now(),
+        owner=owner,
+        name=name or normalised.get("name") or "Untitled design",
+        spec=normalised,
+        prices=price_list_snapshot(slug=normalised["price_list"]),
+        priced_at=timezone.now(),
     )
 
 
@@ -143,17 +147,28 @@ def design_compare(*, entries: list[tuple[str, dict, dict | None]], reference: i
     rows = []
     for i, (label, ev) in enumerate(evaluations):
         total = ev.price["total"]
-        rows.append({
-            "index": i, "label": label, "name": ev.name,
-            "usable_pib": round(ev.usable_pib, 4), "raw_tb": round(ev.raw_tb, 1),
-            "read_gbps": round(ev.read_gbps, 2), "write_gbps": round(ev.write_gbps, 2),
-            "bottleneck": ev.bottleneck,
-            "price_total": total, "currency": ev.price["currency"],
-            "relative_price": round(engine.cost.relative_price(total, reference_total), 4) if reference_total > 0 else None,
-            "price_per_usable_pib": ev.price["per_usable_pib"], "price_per_read_gbps": ev.price["per_read_gbps"],
-            "rack_count": ev.rack_count, "units_used": ev.units_used, "power_w": round(ev.power_w, 1),
-            "weight_kg": round(ev.weight_kg, 1), "warnings": ev.warnings,
-        })
+        rows.append(
+            {
+                "index": i,
+                "label": label,
+                "name": ev.name,
+                "usable_pib": round(ev.usable_pib, 4),
+                "raw_tb": round(ev.raw_tb, 1),
+                "read_gbps": round(ev.read_gbps, 2),
+                "write_gbps": round(ev.write_gbps, 2),
+                "bottleneck": ev.bottleneck,
+                "price_total": total,
+                "currency": ev.price["currency"],
+                "relative_price": round(engine.cost.relative_price(total, reference_total), 4) if reference_total > 0 else None,
+                "price_per_usable_pib": ev.price["per_usable_pib"],
+                "price_per_read_gbps": ev.price["per_read_gbps"],
+                "rack_count": ev.rack_count,
+                "units_used": ev.units_used,
+                "power_w": round(ev.power_w, 1),
+                "weight_kg": round(ev.weight_kg, 1),
+                "warnings": ev.warnings,
+            }
+        )
     warnings = []
     if len(currencies) > 1:
         warnings.append("The designs are priced in different currencies; relative prices compare numbers, not money.")

@@ -5,6 +5,7 @@ looking up the catalogue; `design_evaluate` evaluates it. Every front door (API,
 tasks) calls these functions; none computes a figure itself. A saved design passes its frozen
 price snapshot (`prices=`) so that its quote does not move when the price list changes.
 """
+
 from __future__ import annotations
 
 from hardware_catalog import models as cat
@@ -14,8 +15,15 @@ from planner.spec import SpecError, normalise_spec
 
 
 def _disk(d: cat.Disk) -> engine.DiskParams:
-    return engine.DiskParams(slug=d.slug, name=d.name, capacity_bytes=float(d.capacity_bytes), read_mbps=d.read_mbps,
-                             write_mbps=d.write_mbps, power_w=d.power_w, weight_kg=d.weight_kg)
+    return engine.DiskParams(
+        slug=d.slug,
+        name=d.name,
+        capacity_bytes=float(d.capacity_bytes),
+        read_mbps=d.read_mbps,
+        write_mbps=d.write_mbps,
+        power_w=d.power_w,
+        weight_kg=d.weight_kg,
+    )
 
 
 def _adapter(a: cat.Adapter | None) -> engine.AdapterParams | None:
@@ -28,18 +36,32 @@ def _enclosure(e: cat.Enclosure | None) -> engine.EnclosureParams | None:
     if e is None:
         return None
     return engine.EnclosureParams(
-        slug=e.slug, name=e.name, kind=e.kind, height_u=e.height_u, drive_slots=e.drive_slots, controllers=e.controllers,
-        controller_read_mbps=e.controller_read_mbps or 0.0, controller_write_mbps=e.controller_write_mbps or 0.0,
-        controller_requests_per_s=e.controller_requests_per_s or 0.0, uplink_ports=e.uplink_ports,
+        slug=e.slug,
+        name=e.name,
+        kind=e.kind,
+        height_u=e.height_u,
+        drive_slots=e.drive_slots,
+        controllers=e.controllers,
+        controller_read_mbps=e.controller_read_mbps or 0.0,
+        controller_write_mbps=e.controller_write_mbps or 0.0,
+        controller_requests_per_s=e.controller_requests_per_s or 0.0,
+        uplink_ports=e.uplink_ports,
         uplink_port_gbps=link_payload_gbps(e.uplink_lanes, e.uplink_lane_gbps, e.uplink_efficiency),
-        max_expansions=e.max_expansions, power_w=e.power_w, weight_kg=e.weight_kg,
+        max_expansions=e.max_expansions,
+        power_w=e.power_w,
+        weight_kg=e.weight_kg,
     )
 
 
 def _part(obj, kind: str, power_w: float | None = None, weight_kg: float | None = None) -> engine.PartParams:
-    return engine.PartParams(slug=obj.slug, name=obj.name, kind=kind, height_u=getattr(obj, "height_u", 0) or 0,
-                             power_w=obj.power_w if power_w is None else power_w,
-                             weight_kg=getattr(obj, "weight_kg", 0.0) if weight_kg is None else weight_kg)
+    return engine.PartParams(
+        slug=obj.slug,
+        name=obj.name,
+        kind=kind,
+        height_u=getattr(obj, "height_u", 0) or 0,
+        power_w=obj.power_w if power_w is None else power_w,
+        weight_kg=getattr(obj, "weight_kg", 0.0) if weight_kg is None else weight_kg,
+    )
 
 
 def _unknown(model, what: str, slug: str, queryset=None) -> str:
@@ -89,7 +111,8 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
     path = ("bricks", index)
     template = (
         cat.BrickTemplate.objects.select_related("server", "hba", "network_adapter", "head", "expansion", "disk")
-        .filter(slug=entry["template"]).first()
+        .filter(slug=entry["template"])
+        .first()
     )
     if template is None:
         _put(errors, path + ("template",), _unknown(cat.BrickTemplate, "brick template", entry["template"]))
@@ -102,9 +125,13 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
         adapter = _network_adapter(entry["adapter"], path + ("adapter",), errors)
     expansions = template.expansions if entry.get("expansions") is None else entry["expansions"]
     if expansions > template.head.max_expansions:
-        _put(errors, path + ("expansions",),
-             f"the {template.head.name} takes no expansion enclosures" if template.head.max_expansions == 0 else
-             f"the {template.head.name} supports at most {template.head.max_expansions} expansion enclosures, not {expansions}")
+        _put(
+            errors,
+            path + ("expansions",),
+            f"the {template.head.name} takes no expansion enclosures"
+            if template.head.max_expansions == 0
+            else f"the {template.head.name} supports at most {template.head.max_expansions} expansion enclosures, not {expansions}",
+        )
     elif expansions > 0 and template.expansion is None:
         _put(errors, path + ("expansions",), f"the brick template '{template.slug}' has no expansion enclosure model")
     if disk is not None:
@@ -117,15 +144,28 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
         return None
     sources = dict(template.sources)
     return engine.BrickGroup(
-        template=template.slug, name=template.name, role=template.role, count=entry["count"],
-        server=_part(template.server, "server"), servers_per_brick=template.servers_per_brick,
-        hba=_adapter(template.hba), hba_count=template.hba_count if template.hba else 0,
-        network=_adapter(adapter), network_count=template.network_adapter_count,
-        head=_enclosure(template.head), expansion=_enclosure(template.expansion), expansions=expansions,
-        disk=_disk(disk), raid_level=template.raid_level, raid_data_disks=template.raid_data_disks,
-        raid_parity_disks=template.raid_parity_disks, segment_kib=template.segment_kib,
-        groups_per_enclosure=template.groups_per_enclosure, spares_per_enclosure=template.spares_per_enclosure,
-        host_ports=template.host_ports, fs_overhead_fraction=template.fs_overhead_fraction,
+        template=template.slug,
+        name=template.name,
+        role=template.role,
+        count=entry["count"],
+        server=_part(template.server, "server"),
+        servers_per_brick=template.servers_per_brick,
+        hba=_adapter(template.hba),
+        hba_count=template.hba_count if template.hba else 0,
+        network=_adapter(adapter),
+        network_count=template.network_adapter_count,
+        head=_enclosure(template.head),
+        expansion=_enclosure(template.expansion),
+        expansions=expansions,
+        disk=_disk(disk),
+        raid_level=template.raid_level,
+        raid_data_disks=template.raid_data_disks,
+        raid_parity_disks=template.raid_parity_disks,
+        segment_kib=template.segment_kib,
+        groups_per_enclosure=template.groups_per_enclosure,
+        spares_per_enclosure=template.spares_per_enclosure,
+        host_ports=template.host_ports,
+        fs_overhead_fraction=template.fs_overhead_fraction,
         software_raid_read_mbps=template.software_raid_read_mbps or 0.0,
         software_raid_write_mbps=template.software_raid_write_mbps or 0.0,
         sources={
@@ -159,8 +199,15 @@ def _rack(slug: str, errors: dict) -> engine.RackParams | None:
         _put(errors, ("rack",), _unknown(cat.Rack, "rack", slug))
         return None
     switches = tuple((_part(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
-    return engine.RackParams(slug=rack.slug, name=rack.name, units=rack.units, power_budget_w=rack.power_budget_w,
-                             max_load_kg=rack.max_load_kg, weight_kg=rack.weight_kg, switches=switches)
+    return engine.RackParams(
+        slug=rack.slug,
+        name=rack.name,
+        units=rack.units,
+        power_budget_w=rack.power_budget_w,
+        max_load_kg=rack.max_load_kg,
+        weight_kg=rack.weight_kg,
+        switches=switches,
+    )
 
 
 def price_list_snapshot(*, slug: str) -> dict | None:
@@ -169,9 +216,13 @@ def price_list_snapshot(*, slug: str) -> dict | None:
     if price_list is None:
         return None
     return {
-        "slug": price_list.slug, "name": price_list.name, "currency": price_list.currency,
-        "illustrative": price_list.illustrative, "effective_date": price_list.effective_date.isoformat(),
-        "service_years": price_list.service_years, "energy_price_per_kwh": float(price_list.energy_price_per_kwh),
+        "slug": price_list.slug,
+        "name": price_list.name,
+        "currency": price_list.currency,
+        "illustrative": price_list.illustrative,
+        "effective_date": price_list.effective_date.isoformat(),
+        "service_years": price_list.service_years,
+        "energy_price_per_kwh": float(price_list.energy_price_per_kwh),
         "pue": price_list.pue,
         "items": [[item.kind, item.item_slug, float(item.unit_price)] for item in price_list.items.all()],
     }
@@ -185,9 +236,15 @@ def _prices_from_snapshot(snap: dict) -> engine.PriceParams:
         else:
             unit_prices[(kind, slug)] = price
     return engine.PriceParams(
-        slug=snap["slug"], name=snap["name"], currency=snap["currency"], illustrative=snap["illustrative"],
-        effective_date=snap["effective_date"], service_years=snap["service_years"],
-        energy_price_per_kwh=snap["energy_price_per_kwh"], pue=snap["pue"], unit_prices=unit_prices,
+        slug=snap["slug"],
+        name=snap["name"],
+        currency=snap["currency"],
+        illustrative=snap["illustrative"],
+        effective_date=snap["effective_date"],
+        service_years=snap["service_years"],
+        energy_price_per_kwh=snap["energy_price_per_kwh"],
+        pue=snap["pue"],
+        unit_prices=unit_prices,
         support_per_server_year=support,
     )
 
@@ -207,8 +264,13 @@ def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
     if t is None:
         _put(errors, ("tuning",), _unknown(cat.TuningProfile, "tuning profile", slug))
         return None
-    return engine.TuningParams(slug=t.slug, name=t.name, request_kib=t.request_kib,
-                               software_read_efficiency=t.software_read_efficiency, software_write_efficiency=t.software_write_efficiency)
+    return engine.TuningParams(
+        slug=t.slug,
+        name=t.name,
+        request_kib=t.request_kib,
+        software_read_efficiency=t.software_read_efficiency,
+        software_write_efficiency=t.software_write_efficiency,
+    )
 
 
 def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignInput:
@@ -231,15 +293,25 @@ def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignIn
     if rack is not None:
         for i, group in enumerate(groups):
             if group is not None and group.height_u > rack.usable_units:
-                _put(errors, ("bricks", i, "template"),
-                     f"one brick is {group.height_u}U and does not fit in a {rack.name} ({rack.usable_units}U under its switches)")
+                _put(
+                    errors,
+                    ("bricks", i, "template"),
+                    f"one brick is {group.height_u}U and does not fit in a {rack.name} ({rack.usable_units}U under its switches)",
+                )
         if metadata is not None and spec["metadata"]["placement"] == "in_rack" and metadata.height_u > rack.usable_units:
             _put(errors, ("metadata", "cell"), f"the metadata cell ({metadata.height_u}U) does not fit in a {rack.name}")
     if errors:
         raise SpecError(errors)
     return engine.DesignInput(
-        name=spec.get("name") or "Untitled design", bricks=tuple(groups), rack=rack, tuning=tuning,
-        failover=spec["failover"], placement=spec["metadata"]["placement"], metadata=metadata, clients=clients, prices=price_params,
+        name=spec.get("name") or "Untitled design",
+        bricks=tuple(groups),
+        rack=rack,
+        tuning=tuning,
+        failover=spec["failover"],
+        placement=spec["metadata"]["placement"],
+        metadata=metadata,
+        clients=clients,
+        prices=price_params,
     )
 
 
@@ -252,25 +324,34 @@ def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:
     """Key figures of one brick of each template (default disk, no failover, no metadata):
     OSTs, raw TB, usable TiB, read/write GB/s with the limiting stage, height U, power W."""
     summaries = []
-    for template in cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by("role", "slug"):
-        spec = {"bricks": [{"template": template.slug, "count": 1}], "metadata": {"placement": "none"}, "failover": "none", "tuning": tuning}
+    for template in cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by(
+        "role", "slug"
+    ):
+        spec = {
+            "bricks": [{"template": template.slug, "count": 1}],
+            "metadata": {"placement": "none"},
+            "failover": "none",
+            "tuning": tuning,
+        }
         try:
             evaluation = design_evaluate(spec=spec)
         except SpecError as exc:
             summaries.append({"template": template, "error": exc.errors})
             continue
         brick = evaluation.bricks[0]
-        summaries.append({
-            "template": template,
-            "osts": brick["osts_per_brick"],
-            "disks": evaluation.counts["disks"],
-            "raw_tb": evaluation.raw_tb,
-            "usable_tib": evaluation.usable_tib,
-            "read_gbps": brick["read_gbps_per_brick"],
-            "write_gbps": brick["write_gbps_per_brick"],
-            "bottleneck": brick["bottleneck"],
-            "height_u": brick["height_u"],
-            "power_w": evaluation.power_w - sum(
-                item["power_w"] for rack in evaluation.racks for item in rack["items"] if item["kind"] == "switch"),
-        })
+        summaries.append(
+            {
+                "template": template,
+                "osts": brick["osts_per_brick"],
+                "disks": evaluation.counts["disks"],
+                "raw_tb": evaluation.raw_tb,
+                "usable_tib": evaluation.usable_tib,
+                "read_gbps": brick["read_gbps_per_brick"],
+                "write_gbps": brick["write_gbps_per_brick"],
+                "bottleneck": brick["bottleneck"],
+                "height_u": brick["height_u"],
+                "power_w": evaluation.power_w
+                - sum(item["power_w"] for rack in evaluation.racks for item in rack["items"] if item["kind"] == "switch"),
+            }
+        )
     return summaries

@@ -1,4 +1,5 @@
 """API tokens for scripts: create (the key is shown once), revoke, authenticate."""
+
 from __future__ import annotations
 
 from django.utils import timezone

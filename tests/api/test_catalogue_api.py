@@ -1,4 +1,5 @@
 """GET /api/v1/catalogue/<kind>/ and /<kind>/<slug>/ for every kind: paginated, searchable, constant queries."""
+
 import pytest
 
 from hardware_catalog.selectors import CATALOGUE_KINDS
@@ -94,8 +95,14 @@ def test_staff_add_a_disk_with_its_sources_and_a_price_list(api, django_user_mod
     assert duplicate.status_code == 400 and "slug" in duplicate.json()
     no_sources = api.post("/api/v1/catalogue/disks/", {**new, "slug": "nl-sas-22tb", "sources": {}}, format="json")
     assert no_sources.status_code == 400 and "sources" in no_sources.json()
-    quotes = {"slug": "vendor-quote-2026", "name": "Vendor quote", "currency": "EUR", "effective_date": "2026-11-01",
-              "illustrative": False, "items": [{"kind": "disk", "item_slug": "nl-sas-20tb", "unit_price": 410.5}]}
+    quotes = {
+        "slug": "vendor-quote-2026",
+        "name": "Vendor quote",
+        "currency": "EUR",
+        "effective_date": "2026-11-01",
+        "illustrative": False,
+        "items": [{"kind": "disk", "item_slug": "nl-sas-20tb", "unit_price": 410.5}],
+    }
     created = api.post("/api/v1/catalogue/price-lists/", quotes, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["items"][0]["unit_price"] == 410.5

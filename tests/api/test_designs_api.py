@@ -1,20 +1,12 @@
 """Saved designs: ownership (404 for others), versions (409 on stale updates), frozen prices, sharing."""
+
 import pytest
 
 from hardware_catalog.models import PriceItem
+from tests.helpers import short_errors
 
 pytestmark = pytest.mark.django_db
 
-
-def _short(body):
-    """Error bodies with the '; known: ...' choices cut off, to compare the messages themselves."""
-    if isinstance(body, dict):
-        return {k: _short(v) for k, v in body.items()}
-    if isinstance(body, list):
-        return [_short(v) for v in body]
-    if isinstance(body, str):
-        return body.split("; known:")[0].split("; network adapters:")[0]
-    return body
 
 SPEC_D = {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}
 SPEC_C = {"bricks": [{"template": "md3460-capacity", "count": 3}], "metadata": {"placement": "none"}}
@@ -51,7 +43,15 @@ def test_design_create_list_retrieve_update_delete(ann_api):
     assert listed["count"] == 1 and listed["results"][0]["id"] == design["id"]
     url = f"/api/v1/designs/{design['id']}/"
     assert ann_api.get(url).json()["name"] == "Rack D"
-    updated = ann_api.patch(url, {"version": 1, "name": "Rack D, 6 TB", "spec": {**SPEC_D, "bricks": [{"template": "md3460-performance", "count": 8, "disk": "nl-sas-6tb"}]}}, format="json")
+    updated = ann_api.patch(
+        url,
+        {
+            "version": 1,
+            "name": "Rack D, 6 TB",
+            "spec": {**SPEC_D, "bricks": [{"template": "md3460-performance", "count": 8, "disk": "nl-sas-6tb"}]},
+        },
+        format="json",
+    )
     assert updated.status_code == 200, updated.content
     assert updated.json()["version"] == 2 and updated.json()["name"] == "Rack D, 6 TB"
     assert ann_api.delete(url).status_code == 204
@@ -90,7 +90,7 @@ def test_update_without_version_is_400(ann_api):
 def test_bad_spec_on_save_names_the_field(ann_api):
     response = ann_api.post("/api/v1/designs/", {"name": "x", "spec": {"bricks": [{"template": "nope", "count": 1}]}}, format="json")
     assert response.status_code == 400
-    assert _short(response.json()) == {"spec": {"bricks": [{"template": ["unknown brick template 'nope'"]}]}}
+    assert short_errors(response.json()) == {"spec": {"bricks": [{"template": ["unknown brick template 'nope'"]}]}}
 
 
 def test_another_users_design_is_404_not_403(api, ann, bob):

@@ -1,4 +1,5 @@
 """GET /api/v1/health/: database and broker status."""
+
 import pytest
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,5 @@
 """The OpenAPI schema is valid, documents every endpoint with errors, and serves the docs locally."""
+
 import pytest
 from drf_spectacular.generators import SchemaGenerator
 from drf_spectacular.validation import validate_schema
@@ -10,9 +11,19 @@ def test_schema_is_valid_openapi_3_and_covers_every_endpoint():
     schema = SchemaGenerator().get_schema(request=None, public=True)
     validate_schema(schema)
     paths = schema["paths"]
-    for path in ("/api/v1/evaluate/", "/api/v1/compare/", "/api/v1/designs/", "/api/v1/designs/{id}/",
-                 "/api/v1/designs/{id}/evaluation/", "/api/v1/designs/{id}/reprice/", "/api/v1/designs/{id}/share/",
-                 "/api/v1/tokens/", "/api/v1/health/", "/api/v1/catalogue/disks/", "/api/v1/catalogue/price-lists/{slug}/"):
+    for path in (
+        "/api/v1/evaluate/",
+        "/api/v1/compare/",
+        "/api/v1/designs/",
+        "/api/v1/designs/{id}/",
+        "/api/v1/designs/{id}/evaluation/",
+        "/api/v1/designs/{id}/reprice/",
+        "/api/v1/designs/{id}/share/",
+        "/api/v1/tokens/",
+        "/api/v1/health/",
+        "/api/v1/catalogue/disks/",
+        "/api/v1/catalogue/price-lists/{slug}/",
+    ):
         assert path in paths, path
     for path, item in paths.items():
         for method, op in item.items():

@@ -4,6 +4,7 @@ In CI (CI=true) Chromium must be there: a missing browser fails the run. On a de
 machine without Chromium these tests are skipped with the reason shown. Screenshots go to
 test-artifacts/ for a person to look at.
 """
+
 import os
 import shutil
 from pathlib import Path
@@ -35,8 +36,15 @@ def browser():
     with sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=path,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()

@@ -1,4 +1,5 @@
 """The catalogue page in a real Chromium: bricks and their key figures are visible."""
+
 import pytest
 
 from .conftest import screenshot

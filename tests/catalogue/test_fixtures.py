@@ -1,4 +1,5 @@
 """The shipped catalogue: it loads, it is complete, every figure has a source, loading is safe to repeat."""
+
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,19 @@ def test_fixtures_hold_the_catalogue_the_issue_asks_for():
     assert kinds == {"raid_head", "expansion", "jbod", "iscsi_array", "internal"}
     assert {"md3460", "md3060e", "md3420", "md3400", "qct-jb4602", "eql-ps6500"} <= set(m.Enclosure.objects.values_list("slug", flat=True))
     adapters = set(m.Adapter.objects.values_list("slug", flat=True))
-    assert {"sas-hba-6g", "sas-hba-12g", "ib-qdr", "ib-fdr", "ib-edr", "ib-hdr", "eth-1g", "eth-10g", "eth-25g", "eth-40g", "eth-100g"} <= adapters
+    assert {
+        "sas-hba-6g",
+        "sas-hba-12g",
+        "ib-qdr",
+        "ib-fdr",
+        "ib-edr",
+        "ib-hdr",
+        "eth-1g",
+        "eth-10g",
+        "eth-25g",
+        "eth-40g",
+        "eth-100g",
+    } <= adapters
     assert {"rack-42u", "rack-48u"} <= set(m.Rack.objects.values_list("slug", flat=True))
     assert set(m.Switch.objects.values_list("kind", flat=True)) == {"infiniband", "ethernet"}
     roles = set(m.BrickTemplate.objects.values_list("role", flat=True))
@@ -49,8 +62,14 @@ def test_the_illustrative_price_list_covers_every_part():
     price_list = m.PriceList.objects.get(slug="illustrative")
     assert price_list.illustrative and price_list.currency == "USD" and price_list.effective_date
     priced = set(price_list.items.values_list("kind", "item_slug"))
-    for kind, model in (("disk", m.Disk), ("server", m.Server), ("enclosure", m.Enclosure), ("adapter", m.Adapter),
-                        ("switch", m.Switch), ("rack", m.Rack)):
+    for kind, model in (
+        ("disk", m.Disk),
+        ("server", m.Server),
+        ("enclosure", m.Enclosure),
+        ("adapter", m.Adapter),
+        ("switch", m.Switch),
+        ("rack", m.Rack),
+    ):
         for slug in model.objects.values_list("slug", flat=True):
             assert (kind, slug) in priced, f"no price for {kind} {slug}"
     assert ("service", "support-per-server-year") in priced

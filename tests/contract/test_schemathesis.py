@@ -1,6 +1,7 @@
 """Property-based API tests from the live OpenAPI schema (schemathesis): a bounded number of generated
 requests per operation, anonymous and authenticated. No response may be a 5xx, and every response
 must match its documented status codes, content type and schema."""
+
 import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application

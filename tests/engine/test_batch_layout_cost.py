@@ -1,4 +1,5 @@
 """The vectorised batch agrees with single evaluations; rack fit; bill of materials and prices."""
+
 import numpy as np
 import pytest
 

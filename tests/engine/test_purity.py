@@ -1,4 +1,5 @@
 """The engine stays pure: nothing under planner/engine imports Django (or the ORM-side packages)."""
+
 import ast
 from pathlib import Path
 

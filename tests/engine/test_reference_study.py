@@ -1,4 +1,5 @@
 """The default catalogue and model reproduce the published MD3460 brick study (tests/data/reference_study.yaml)."""
+
 import pytest
 
 from planner.services import design_evaluate

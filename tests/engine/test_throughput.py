@@ -1,4 +1,5 @@
 """Throughput: RAID write cost, per-stage limits, bottlenecks, tuning, clients and failover."""
+
 import numpy as np
 import pytest
 
@@ -11,13 +12,13 @@ from . import factories as f
 @pytest.mark.parametrize(
     "request_kib, segment, n, p, mirrored, expected",
     [
-        (1024, 128, 8, 2, False, 1.25),   # aligned full stripe: (8+2)/8
-        (4096, 128, 8, 2, False, 1.25),   # four full stripes
-        (512, 128, 8, 2, False, 2.5),     # half stripe: reconstruct-write, 10 I/Os for 4 data segments
-        (128, 128, 8, 2, False, 6.0),     # one segment: read-modify-write, 2 x (1+2) I/Os
+        (1024, 128, 8, 2, False, 1.25),  # aligned full stripe: (8+2)/8
+        (4096, 128, 8, 2, False, 1.25),  # four full stripes
+        (512, 128, 8, 2, False, 2.5),  # half stripe: reconstruct-write, 10 I/Os for 4 data segments
+        (128, 128, 8, 2, False, 6.0),  # one segment: read-modify-write, 2 x (1+2) I/Os
         (1536, 128, 8, 2, False, 10 / 8 * 8 / 12 + 10 / 12),  # 1.5 stripes: (10 + 10) / 12 segments
-        (1024, 128, 8, 8, True, 2.0),     # RAID 10 mirrors
-        (640, 64, 10, 2, False, 1.2),     # 10+2 with 64 KiB segments, aligned
+        (1024, 128, 8, 8, True, 2.0),  # RAID 10 mirrors
+        (640, 64, 10, 2, False, 1.2),  # 10+2 with 64 KiB segments, aligned
     ],
 )
 def test_write_amplification_matches_raid_arithmetic(request_kib, segment, n, p, mirrored, expected):
@@ -61,8 +62,9 @@ def test_expansion_enclosures_add_capacity_but_not_speed():
 
 
 def test_expansion_link_limits_when_the_controllers_are_fast():
-    fast_head = f.HEAD.__class__(**{**f.HEAD.__dict__, "controller_read_mbps": 50000, "controller_write_mbps": 50000,
-                                    "controller_requests_per_s": 1e6})
+    fast_head = f.HEAD.__class__(
+        **{**f.HEAD.__dict__, "controller_read_mbps": 50000, "controller_write_mbps": 50000, "controller_requests_per_s": 1e6}
+    )
     ev = evaluate(f.design(f.brick(expansions=2, head=fast_head, hba_count=4), clients=None))
     assert ev.bottleneck["read"] in ("expansion_link", "network")
     ev = evaluate(f.design(f.brick(expansions=2, head=fast_head, network_count=4, hba_count=4)))

@@ -1,11 +1,11 @@
 """Units and capacity: decimal disks, binary usable capacity, OSTs from RAID layout."""
+
 import numpy as np
 import pytest
 
-from planner.engine import capacity, units
+from planner.engine import capacity, evaluate, units
 
 from . import factories as f
-from planner.engine import evaluate
 
 
 def test_units_convert_decimal_and_binary():

@@ -1,4 +1,5 @@
 """Sign in with a session; manage API tokens in the browser (create shows the key once, revoke works)."""
+
 import re
 
 import pytest

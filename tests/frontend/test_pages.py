@@ -1,4 +1,5 @@
 """Browser pages rendered by Django (the real-browser tests live in tests/browser)."""
+
 import re
 
 import pytest

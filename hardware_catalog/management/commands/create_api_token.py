@@ -1,4 +1,5 @@
 """`manage.py create_api_token USERNAME NAME`: an API token for a script (the key is printed once)."""
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 

@@ -1,4 +1,5 @@
 """`manage.py load_catalogue [--update]`: load the default catalogue from fixtures/."""
+
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
