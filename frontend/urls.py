@@ -1,11 +1,15 @@
 from django.urls import path
 
-from . import views
+from . import designer, views
 
 app_name = "frontend"
 urlpatterns = [
     path("", views.home, name="home"),
     path("catalogue/", views.catalogue, name="catalogue"),
+    path("designer/", designer.designer, name="designer"),
+    path("designer/evaluate/", designer.designer_evaluate, name="designer-evaluate"),
+    path("designs/", designer.designs_list, name="designs"),
+    path("compare/", designer.compare, name="compare"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
 ]

@@ -16,6 +16,7 @@ from .designs import (
     designs_visible_to,
 )
 from .evaluation import brick_template_summaries, design_evaluate, design_resolve, price_list_snapshot
+from .examples import example_design, example_designs
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
@@ -35,6 +36,8 @@ __all__ = [
     "design_share",
     "design_update",
     "designs_visible_to",
+    "example_design",
+    "example_designs",
     "price_list_snapshot",
     "token_authenticate",
     "token_create",

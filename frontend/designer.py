@@ -1,0 +1,169 @@
+"""The designer and compare pages, and the JSON endpoint the designer calls as you edit.
+
+Figures come from `planner.services`; the elevation SVG from `planner.rendering`. Nothing here
+computes a figure.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import JsonResponse
+from django.shortcuts import render
+from django.views.decorators.csrf import ensure_csrf_cookie
+from django.views.decorators.http import require_GET, require_POST
+
+from api.serializers import DesignSpecSerializer
+from hardware_catalog import models as cat
+from planner import services
+from planner.rendering.elevation import render_racks
+from planner.spec import SPEC_DEFAULTS, SpecError
+
+MAX_BODY = 256 * 1024
+
+
+def _options() -> dict:
+    """What the designer's selects offer, with each template's defaults."""
+    templates = cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by("role", "slug")
+    return {
+        "templates": [
+            {
+                "slug": t.slug,
+                "name": t.name,
+                "role": t.role,
+                "disk": t.disk.slug,
+                "expansions": t.expansions,
+                "max_expansions": t.head.max_expansions if t.expansion_id else 0,
+                "adapter": t.network_adapter.slug,
+                "form_factor": t.head.drive_form_factor,
+            }
+            for t in templates
+        ],
+        "disks": [{"slug": d.slug, "name": d.name, "form_factor": d.form_factor} for d in cat.Disk.objects.order_by("capacity_tb", "slug")],
+        "adapters": [{"slug": a.slug, "name": a.name} for a in cat.Adapter.objects.exclude(kind="sas_hba").order_by("kind", "slug")],
+        "racks": [{"slug": r.slug, "name": r.name} for r in cat.Rack.objects.order_by("units")],
+        "tunings": [{"slug": t.slug, "name": t.name} for t in cat.TuningProfile.objects.order_by("slug")],
+        "price_lists": [{"slug": p.slug, "name": p.name} for p in cat.PriceList.objects.order_by("slug")],
+        "metadata_cells": [{"slug": m.slug, "name": m.name} for m in cat.MetadataCell.objects.order_by("slug")],
+    }
+
+
+@ensure_csrf_cookie
+@require_GET
+def designer(request):
+    """Compose a design: start blank, from an example, or from a saved design (?design=<id>)."""
+    initial = {"spec": {**SPEC_DEFAULTS, "bricks": []}, "design": None, "error": None}
+    if request.GET.get("example"):
+        example = services.example_design(slug=request.GET["example"])
+        if example is None:
+            initial["error"] = f"No example design '{request.GET['example'][:40]}'."
+        else:
+            initial["spec"] = example["spec"]
+    elif request.GET.get("design"):
+        design = None
+        if request.GET["design"].isdigit():
+            design = services.designs_visible_to(request.user).filter(pk=int(request.GET["design"])).first()
+        if design is None:
+            initial["error"] = "That design does not exist or is not shared with you."
+        else:
+            initial["spec"] = {**design.spec, "name": design.name}
+            initial["design"] = {
+                "id": design.id,
+                "version": design.version,
+                "name": design.name,
+                "is_owner": design.owner_id == request.user.id,
+                "owner": design.owner.username,
+            }
+    context = {
+        "options": _options(),
+        "initial": initial,
+        "examples": services.example_designs(),
+        "signed_in": request.user.is_authenticated,
+    }
+    return render(request, "frontend/designer.html", context)
+
+
+@require_POST
+def designer_evaluate(request):
+    """POST {"spec": {...}, "design": id?} -> {"evaluation": {...}, "svgs": [...]}, or 400 with field messages."""
+    if len(request.body) > MAX_BODY:
+        return JsonResponse({"detail": "The design is too large to send."}, status=413)
+    try:
+        body = json.loads(request.body or b"{}")
+    except (ValueError, RecursionError):
+        return JsonResponse({"detail": "The request is not valid JSON."}, status=400)
+    if not isinstance(body, dict):
+        return JsonResponse({"detail": "Expected a JSON object with a 'spec'."}, status=400)
+    spec = DesignSpecSerializer(data=body.get("spec"))
+    if not spec.is_valid():
+        return JsonResponse({"spec": spec.errors}, status=400)
+    prices = None
+    design_id = body.get("design")
+    if isinstance(design_id, int):
+        design = services.designs_visible_to(request.user).filter(pk=design_id).first()
+        if design is not None:
+            prices = design.prices or None
+    try:
+        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices)
+    except SpecError as exc:
+        return JsonResponse({"spec": exc.errors}, status=400)
+    data = evaluation.as_dict()
+    return JsonResponse({"evaluation": data, "svgs": render_racks(data["racks"])})
+
+
+@login_required
+@require_GET
+def designs_list(request):
+    """Your saved designs and those shared with you."""
+    designs = services.designs_visible_to(request.user).select_related("owner").order_by("-updated_at")
+    return render(request, "frontend/designs.html", {"designs": designs})
+
+
+def _compare_entry(request, token: str):
+    """'ex:<slug>' for an example, or a saved design id; returns (label, spec, prices) or an error text."""
+    if token.startswith("ex:"):
+        example = services.example_design(slug=token[3:])
+        if example is None:
+            return f"no example design '{token[3:40]}'"
+        return (example["name"].split(":")[0], example["spec"], None)
+    if token.isdigit():
+        design = services.designs_visible_to(request.user).filter(pk=int(token)).first()
+        if design is not None:
+            return (design.name, design.spec, design.prices or None)
+    return f"no design '{token[:40]}' visible to you"
+
+
+@require_GET
+def compare(request):
+    """Compare 2-8 example or saved designs: table and a chart of usable PiB against GB/s."""
+    chosen = list(dict.fromkeys(t for t in request.GET.getlist("d") if t))[:8]
+    reference_token = request.GET.get("ref", "")
+    errors, entries, result, reference = [], [], None, 0
+    for token in chosen:
+        entry = _compare_entry(request, token)
+        if isinstance(entry, str):
+            errors.append(entry)
+        else:
+            entries.append(entry)
+    if chosen and len(entries) < 2 and not errors:
+        errors.append("Choose at least two designs to compare.")
+    if len(entries) >= 2 and not errors:
+        if reference_token in chosen:
+            reference = chosen.index(reference_token)
+        elif reference_token:
+            errors.append("The reference is not among the chosen designs; the first one is used.")
+        try:
+            result = services.design_compare(entries=entries, reference=reference)
+        except SpecError as exc:
+            errors.append(f"A design cannot be evaluated: {exc.errors}")
+    saved = services.designs_visible_to(request.user).order_by("name") if request.user.is_authenticated else []
+    context = {
+        "examples": services.example_designs(),
+        "saved": saved,
+        "chosen": chosen,
+        "reference_token": reference_token,
+        "result": result,
+        "errors": errors,
+    }
+    return render(request, "frontend/compare.html", context)

@@ -1,0 +1,1 @@
+"""Presentation renderers that need no database: rack elevation SVG (page and PDF share it)."""

@@ -1,0 +1,138 @@
+"""The designer and compare pages in a real Chromium, as the issue's acceptance describes:
+open study example D and read its figures; build rack A from a blank design; change the disk and
+see the totals move; save, reload, compare A with B and read the relative price; a conflicting
+edit is shown, never lost."""
+
+import re
+
+import pytest
+
+from .conftest import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+def _number(page, selector) -> float:
+    return float(page.inner_text(selector).replace(",", ""))
+
+
+def _wait_for_figures(page, expected_status_fragment="bricks"):
+    page.wait_for_function("document.getElementById('status').textContent.includes('bricks,')")
+
+
+def _wait_for_value(page, selector, value):
+    page.wait_for_function(f"document.querySelector('{selector}').textContent.trim() === '{value}'")
+
+
+def test_open_study_example_d_and_read_its_figures(page):
+    page.goto(page.base_url + "/designer/?example=study-d")
+    _wait_for_value(page, "#read-gbps", "36.0")
+    assert _number(page, "#write-gbps") == 36.0
+    assert 1.34 <= _number(page, "#usable-pib") <= 1.37
+    assert page.inner_text("#read-limit") == "RAID controllers"
+    assert _number(page, "#rack-count") == 1
+    assert page.locator("#elevations svg").count() == 1
+    assert page.locator("#elevations g.device").count() == 8 * 2 + 2  # 8 heads + 8 OSS + 2 switches
+    page.wait_for_selector("#stage-chart .main-svg")
+    page.wait_for_selector("#cost-chart .main-svg")
+    screenshot(page, "designer-example-d")
+
+
+def test_build_rack_a_from_blank_then_change_the_disk(page):
+    page.goto(page.base_url + "/designer/")
+    page.click("#start-blank")
+    page.click("#add-brick")
+    page.select_option("#b0-template", "md3460-capacity")
+    page.fill("#b0-count", "2")
+    page.select_option("#placement", "in_rack")
+    page.fill("#design-name", "Rack A by hand")
+    _wait_for_value(page, "#read-gbps", "9.0")
+    assert 0.98 <= _number(page, "#usable-pib") <= 1.06
+    assert page.inner_text("#raw-tb") == "1,440"
+    assert _number(page, "#rack-count") == 1
+    screenshot(page, "designer-rack-a-built")
+
+    page.select_option("#b0-disk", "nl-sas-6tb")
+    page.wait_for_function("document.getElementById('raw-tb').textContent === '2,160'")
+    assert 1.50 <= _number(page, "#usable-pib") <= 1.56
+    assert page.inner_text("#read-gbps") == "9.0"  # the controllers still limit
+    screenshot(page, "designer-rack-a-6tb")
+
+
+def test_bad_input_shows_a_message_next_to_the_field(page):
+    page.goto(page.base_url + "/designer/?example=study-c")
+    _wait_for_value(page, "#read-gbps", "13.5")
+    page.fill("#b0-count", "0")
+    page.wait_for_function("document.querySelector('[data-error=\"bricks.0.count\"]').textContent.length > 0")
+    assert "between 1 and 500" in page.inner_text('[data-error="bricks.0.count"]')
+    page.fill("#b0-count", "3")
+    page.wait_for_function("document.querySelector('[data-error=\"bricks.0.count\"]').textContent === ''")
+
+
+def _sign_in(page, username="arch", password="pw-arch-123456"):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user(username, password=password)
+    page.goto(page.base_url + "/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(page.base_url + "/")
+
+
+def test_save_reload_and_compare_a_with_b(page):
+    _sign_in(page)
+    page.goto(page.base_url + "/designer/?example=study-a")
+    _wait_for_value(page, "#read-gbps", "9.0")
+    page.fill("#design-name", "My rack A")
+    page.click("#save")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    assert re.search(r"/designer/\?design=\d+$", page.url)
+    page.reload()
+    _wait_for_value(page, "#read-gbps", "9.0")
+    assert page.input_value("#design-name") == "My rack A"
+    assert page.input_value("#b0-count") == "2"
+    assert "version 1" in page.inner_text("#design-meta")
+    screenshot(page, "designer-saved-a")
+
+    page.goto(page.base_url + "/designs/")
+    assert "My rack A" in page.inner_text("table")
+    screenshot(page, "designs-list")
+
+    page.goto(page.base_url + "/compare/")
+    page.get_by_label("My rack A (saved)").check()
+    page.get_by_label("Study rack B: performance, metadata in the rack").check()
+    page.select_option("#ref", "ex:study-b")
+    page.click("#compare-form button[type=submit]")
+    page.wait_for_selector("#compare-table")
+    row_a = page.locator("#compare-table tbody tr", has_text="My rack A")
+    assert "My rack A" in row_a.inner_text()
+    relative = float(row_a.locator(".relative-price").inner_text())
+    assert relative == pytest.approx(0.65, abs=0.03)
+    page.wait_for_selector("#compare-chart .main-svg")
+    screenshot(page, "compare-a-b")
+
+
+def test_a_conflicting_edit_is_shown_and_nothing_is_lost(page):
+    from planner.models import Design
+    from planner.services import design_update
+
+    _sign_in(page, "edith", "pw-edith-123456")
+    page.goto(page.base_url + "/designer/?example=study-b")
+    _wait_for_value(page, "#read-gbps", "27.0")
+    page.click("#save")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    design = Design.objects.get(owner__username="edith")
+    design_update(design=design, based_on_version=1, name="Changed in another tab")  # someone else saves first
+
+    page.fill("#b0-count", "5")
+    _wait_for_value(page, "#read-gbps", "22.5")
+    page.click("#save")
+    page.wait_for_selector("#conflict:not([hidden])")
+    assert "version 2" in page.inner_text("#conflict-text")
+    assert page.input_value("#b0-count") == "5"  # my edit is still on the page
+    screenshot(page, "designer-conflict")
+    page.click("#overwrite")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved: version 3')")
+    design.refresh_from_db()
+    assert design.version == 3 and design.spec["bricks"][0]["count"] == 5

@@ -1,0 +1,103 @@
+"""Designer, designs list and compare pages, and the designer's JSON endpoint (Django test client)."""
+
+import json
+
+import pytest
+
+from planner.services import design_create
+
+pytestmark = pytest.mark.django_db
+D = {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}
+
+
+def _initial(response):
+    html = response.content.decode()
+    start = html.index('<script id="designer-initial" type="application/json">') + len(
+        '<script id="designer-initial" type="application/json">'
+    )
+    return json.loads(html[start : html.index("</script>", start)])
+
+
+def test_designer_page_offers_the_catalogue_and_the_study_examples(client):
+    html = client.get("/designer/").content.decode()
+    assert 'id="designer-options"' in html and "md3460-capacity" in html
+    for letter in "ABCDEF":
+        assert f"Study rack {letter}" in html
+    assert "/static/plotly/plotly.min.js" in html
+
+
+def test_designer_opens_an_example(client):
+    initial = _initial(client.get("/designer/", {"example": "study-d"}))
+    assert initial["spec"]["bricks"] == [{"template": "md3460-performance", "count": 8, "disk": "nl-sas-4tb"}]
+    assert initial["spec"]["metadata"]["placement"] == "none"
+    assert "No example design" in client.get("/designer/", {"example": "study-z"}).content.decode()
+
+
+def test_designer_opens_only_designs_you_can_see(client, django_user_model):
+    ann = django_user_model.objects.create_user("ann", password="pw-ann-123456")
+    bob = django_user_model.objects.create_user("bob", password="pw-bob-123456")
+    design = design_create(owner=ann, name="Ann's rack", spec=D)
+    client.force_login(ann)
+    initial = _initial(client.get("/designer/", {"design": design.id}))
+    assert initial["design"]["id"] == design.id and initial["design"]["is_owner"] is True
+    client.force_login(bob)
+    assert "not shared with you" in client.get("/designer/", {"design": design.id}).content.decode()
+
+
+def test_designer_evaluate_returns_figures_and_rack_svgs(client):
+    response = client.post("/designer/evaluate/", {"spec": D}, content_type="application/json")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["evaluation"]["read_gbps"] == pytest.approx(36.0)
+    assert len(body["svgs"]) == body["evaluation"]["rack_count"] == 1
+    assert body["svgs"][0].startswith("<svg") and "PowerVault MD3460 #8" in body["svgs"][0]
+
+
+@pytest.mark.parametrize(
+    "payload, status, key",
+    [
+        ({"spec": {"bricks": [{"template": "md3460-performance", "count": 0}]}}, 400, "spec"),
+        ({"spec": {"bricks": [{"template": "nope", "count": 1}]}}, 400, "spec"),
+        ("not json", 400, "detail"),
+        ([1, 2], 400, "detail"),
+    ],
+)
+def test_designer_evaluate_rejects_bad_input_with_messages(client, payload, status, key):
+    body = payload if isinstance(payload, str) else json.dumps(payload)
+    response = client.post("/designer/evaluate/", body, content_type="application/json")
+    assert response.status_code == status and key in response.json()
+
+
+def test_designer_evaluate_refuses_huge_bodies(client):
+    response = client.post("/designer/evaluate/", '{"spec": "' + "x" * 300_000 + '"}', content_type="application/json")
+    assert response.status_code == 413
+
+
+def test_designs_page_lists_yours_and_needs_sign_in(client, django_user_model):
+    assert client.get("/designs/").status_code == 302
+    ann = django_user_model.objects.create_user("ann", password="pw-ann-123456")
+    design_create(owner=ann, name="Ann's rack", spec=D)
+    client.force_login(ann)
+    assert "Ann&#x27;s rack" in client.get("/designs/").content.decode()
+
+
+def test_compare_page_reads_the_study_pairs(client):
+    html = client.get("/compare/", {"d": ["ex:study-a", "ex:study-b"], "ref": "ex:study-b"}).content.decode()
+    assert 'id="compare-table"' in html
+    rows = html[html.index("<tbody>") : html.index("</tbody>")]
+    first = rows[: rows.index("</tr>")]
+    assert "Study rack A" in first and "<strong>0.65</strong>" in first
+    assert "compare-rows" in html
+
+
+def test_compare_page_explains_what_is_wrong(client):
+    assert "Choose at least two designs" in client.get("/compare/", {"d": ["ex:study-a"]}).content.decode()
+    assert "no example design" in client.get("/compare/", {"d": ["ex:nope", "ex:study-a"]}).content.decode()
+    assert "not visible" not in client.get("/compare/").content.decode()
+
+
+def test_plotly_js_is_served_from_the_installed_package(client):
+    response = client.get("/static/plotly/plotly.min.js")
+    assert response.status_code == 200
+    head = b"".join(response.streaming_content)[:2000] if response.streaming else response.content[:2000]
+    assert b"plotly" in head.lower()
