@@ -136,3 +136,17 @@ def test_a_conflicting_edit_is_shown_and_nothing_is_lost(page):
     page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved: version 3')")
     design.refresh_from_db()
     assert design.version == 3 and design.spec["bricks"][0]["count"] == 5
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_every_page_renders_at_laptop_and_projector_widths(page, width):
+    _sign_in(page, f"viewer{width}", "pw-viewer-123456")
+    page.set_viewport_size({"width": width, "height": 900})
+    for name, path in [("home", "/"), ("catalogue", "/catalogue/"), ("designer", "/designer/?example=study-e"),
+                       ("compare", "/compare/?d=ex:study-e&d=ex:study-f&ref=ex:study-f"), ("designs", "/designs/"), ("tokens", "/tokens/")]:
+        page.goto(page.base_url + path)
+        if name == "designer":
+            _wait_for_value(page, "#read-gbps", "13.5")
+        overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+        assert overflow <= 1, f"{name} scrolls sideways at {width}px"
+        screenshot(page, f"page-{name}-{width}")
