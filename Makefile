@@ -32,6 +32,7 @@ test: install
 
 bench: install
 	$(PY) -m bench.engine_bench
+	$(PY) -m bench.export_bench
 
 lint: install
 	$(VENV)/bin/ruff check .

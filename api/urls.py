@@ -4,7 +4,7 @@ POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer 
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from . import views, views_designs
+from . import views, views_designs, views_exports
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # optional trailing slash (regex paths)
@@ -18,6 +18,18 @@ urlpatterns = [
     re_path(r"^evaluate/?$", views.EvaluateView.as_view(), name="evaluate"),
     re_path(r"^compare/?$", views_designs.CompareView.as_view(), name="compare"),
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/?$", views_designs.SharedDesignView.as_view(), name="shared-design"),
+    re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/exports/?$", views_exports.SharedExportsView.as_view(), name="shared-exports"),
+    re_path(
+        r"^shared/(?P<token>[A-Za-z0-9_-]+)/exports/(?P<pk>[0-9]+)/?$", views_exports.SharedExportDetailView.as_view(), name="shared-export"
+    ),
+    re_path(
+        r"^shared/(?P<token>[A-Za-z0-9_-]+)/exports/(?P<pk>[0-9]+)/download/?$",
+        views_exports.SharedExportDownloadView.as_view(),
+        name="shared-export-download",
+    ),
+    re_path(r"^designs/(?P<pk>[0-9]+)/exports/?$", views_exports.DesignExportsView.as_view(), name="design-exports"),
+    re_path(r"^exports/(?P<pk>[0-9]+)/?$", views_exports.ExportDetailView.as_view(), name="export-detail"),
+    re_path(r"^exports/(?P<pk>[0-9]+)/download/?$", views_exports.ExportDownloadView.as_view(), name="export-download"),
     path("", include(router.urls)),
     re_path(r"^.*$", views.api_not_found, name="api-not-found"),
 ]

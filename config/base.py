@@ -155,8 +155,13 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: eager (in-process) when no broker is configured, as in `make run`.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
-CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", default=not CELERY_BROKER_URL)
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "planner")
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # with acks_late: a killed worker's task goes back to the queue
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(env_str("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+EXPORT_TEST_DELAY_SECONDS = float(env_str("EXPORT_TEST_DELAY_SECONDS", "0"))  # tests only: slows a render down
+CELERY_TASK_EAGER_PROPAGATES = False  # eager retries need this; tasks record their own failures on their job
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

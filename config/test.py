@@ -5,6 +5,7 @@ PostgreSQL and Redis while a developer's `make test` uses SQLite and eager Celer
 """
 
 import os
+import tempfile
 
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
@@ -18,3 +19,8 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 API_ANON_RATE = "100000/min"  # a test that checks the limit sets its own
 API_USER_RATE = "100000/min"
+
+# Tasks run in-process in tests (also in CI, where a broker is set); the worker integration tests
+# switch this off for themselves and start real workers.
+CELERY_TASK_ALWAYS_EAGER = True
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT") or Path(tempfile.gettempdir()) / "planner-test-media")  # noqa: F405

@@ -71,3 +71,48 @@ class ApiToken(models.Model):
     @staticmethod
     def hash_key(key: str) -> str:
         return _hash(key)
+
+
+class ExportJob(models.Model):
+    """A rack sheet (PDF) or bill of materials (CSV, XLSX) of one version of a design, rendered by a
+    Celery worker. The same format of the same design version is rendered once and reused."""
+
+    class Format(models.TextChoices):
+        PDF_A4 = "pdf-a4", "Rack sheet, PDF (A4)"
+        PDF_LETTER = "pdf-letter", "Rack sheet, PDF (US Letter)"
+        CSV = "csv", "Bill of materials, CSV"
+        XLSX = "xlsx", "Bill of materials, XLSX"
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    design = models.ForeignKey(Design, on_delete=models.CASCADE, related_name="exports")
+    design_version = models.PositiveIntegerField()
+    format = models.CharField(max_length=16, choices=Format.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, for the browser's progress bar.")
+    error = models.TextField(blank=True, help_text="Why it failed, in words for the user.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    file = models.FileField(upload_to="exports/%Y/%m/", blank=True)
+    size_bytes = models.PositiveIntegerField(default=0)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["design", "design_version", "format"], name="one_export_per_design_version_format")]
+
+    def __str__(self) -> str:
+        return f"{self.get_format_display()} of {self.design} v{self.design_version}: {self.status}"
+
+    @property
+    def filename(self) -> str:
+        ext = {"pdf-a4": "pdf", "pdf-letter": "pdf", "csv": "csv", "xlsx": "xlsx"}[self.format]
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.design.name)[:60].strip("-") or "design"
+        suffix = "-bom" if self.format in ("csv", "xlsx") else ("-rack-sheet-a4" if self.format == "pdf-a4" else "-rack-sheet-letter")
+        return f"{safe}-v{self.design_version}{suffix}.{ext}"

@@ -38,6 +38,17 @@ def test_broker_is_redis_and_reachable_when_configured(client):
     assert body["broker"]["status"] == "ok", body
 
 
-def test_celery_is_eager_exactly_when_no_broker_is_set():
-    assert celery_app.conf.task_always_eager is (not settings.CELERY_BROKER_URL)
-    assert celery_app.conf.task_acks_late is True
+@pytest.mark.parametrize("broker, eager", [("", "True"), ("redis://127.0.0.1:6379/0", "False")])
+def test_celery_is_eager_exactly_when_no_broker_is_set(broker, eager):
+    """The production settings (config.base): tasks run in-process only when no broker is configured."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {k: v for k, v in os.environ.items() if k not in ("CELERY_BROKER_URL", "CELERY_TASK_ALWAYS_EAGER")}
+    env.update({"DJANGO_SETTINGS_MODULE": "config.base", "DEBUG": "true", "CELERY_BROKER_URL": broker})
+    code = "import django; django.setup(); from config.celery import app; print(app.conf.task_always_eager, app.conf.task_acks_late)"
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == [eager, "True"]
+    assert celery_app.conf.task_reject_on_worker_lost is True

@@ -17,6 +17,7 @@ from .designs import (
 )
 from .evaluation import brick_template_summaries, design_evaluate, design_resolve, price_list_snapshot
 from .examples import example_design, example_designs
+from .exports import ExportError, export_fail, export_render, export_request, exports_visible_to
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
@@ -38,6 +39,11 @@ __all__ = [
     "designs_visible_to",
     "example_design",
     "example_designs",
+    "ExportError",
+    "export_fail",
+    "export_render",
+    "export_request",
+    "exports_visible_to",
     "price_list_snapshot",
     "token_authenticate",
     "token_create",

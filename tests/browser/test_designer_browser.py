@@ -95,6 +95,15 @@ def test_save_reload_and_compare_a_with_b(page):
     assert "version 1" in page.inner_text("#design-meta")
     screenshot(page, "designer-saved-a")
 
+    page.select_option("#export-format", "pdf-a4")
+    page.click("#export")
+    page.wait_for_selector("#export-download:not([hidden])", timeout=60_000)
+    assert page.inner_text("#export-status").startswith("Ready: My-rack-A-v1-rack-sheet-a4.pdf")
+    with page.expect_download() as download_info:
+        page.click("#export-download")
+    assert download_info.value.suggested_filename == "My-rack-A-v1-rack-sheet-a4.pdf"
+    screenshot(page, "designer-exported")
+
     page.goto(page.base_url + "/designs/")
     assert "My rack A" in page.inner_text("table")
     screenshot(page, "designs-list")
@@ -142,8 +151,14 @@ def test_a_conflicting_edit_is_shown_and_nothing_is_lost(page):
 def test_every_page_renders_at_laptop_and_projector_widths(page, width):
     _sign_in(page, f"viewer{width}", "pw-viewer-123456")
     page.set_viewport_size({"width": width, "height": 900})
-    for name, path in [("home", "/"), ("catalogue", "/catalogue/"), ("designer", "/designer/?example=study-e"),
-                       ("compare", "/compare/?d=ex:study-e&d=ex:study-f&ref=ex:study-f"), ("designs", "/designs/"), ("tokens", "/tokens/")]:
+    for name, path in [
+        ("home", "/"),
+        ("catalogue", "/catalogue/"),
+        ("designer", "/designer/?example=study-e"),
+        ("compare", "/compare/?d=ex:study-e&d=ex:study-f&ref=ex:study-f"),
+        ("designs", "/designs/"),
+        ("tokens", "/tokens/"),
+    ]:
         page.goto(page.base_url + path)
         if name == "designer":
             _wait_for_value(page, "#read-gbps", "13.5")

@@ -15,6 +15,7 @@
   let design = initial.design; // {id, version, name, is_owner, owner} or null
   let timer = null;
   let requestNo = 0;
+  let dirty = false; // edits since the last save
 
   // ---------------------------------------------------------------- form <-> spec
   function fill(select, items, value) {
@@ -113,6 +114,7 @@
 
   // ---------------------------------------------------------------- evaluation
   function changed() {
+    dirty = true;
     readOptions();
     clearTimeout(timer);
     timer = setTimeout(evaluateNow, 250);
@@ -245,6 +247,8 @@
       $("delete").disabled = true;
       $("copy").disabled = true;
       $("share-apply").disabled = true;
+      $("export").disabled = true;
+      $("export-status").textContent = "Save the design to export it.";
       return;
     }
     meta.textContent = `Saved design #${design.id}, version ${design.version}` + (design.is_owner ? "" : ` (owned by ${design.owner}, shared with you read-only)`);
@@ -252,6 +256,7 @@
     $("delete").disabled = !design.is_owner;
     $("share-apply").disabled = !design.is_owner;
     $("copy").disabled = false;
+    $("export").disabled = false;
   }
 
   async function api(method, url, body) {
@@ -298,12 +303,14 @@
     $("conflict").hidden = true;
     design = { id: data.id, version: data.version, name: data.name, is_owner: true, owner: data.owner };
     history.replaceState(null, "", `/designer/?design=${data.id}`);
+    dirty = false;
     renderMeta();
     say(`Saved: version ${data.version}.`);
   }
 
   function wireSaving() {
     if (!$("save")) return;
+    $("export").addEventListener("click", exportNow);
     $("save").addEventListener("click", () => save());
     $("overwrite").addEventListener("click", () => save(Number($("conflict").dataset.version)));
     $("load-theirs").addEventListener("click", () => { window.location.href = `/designer/?design=${design.id}`; });
@@ -325,6 +332,35 @@
       $("share-url").textContent = data.share_url ? `Read-only link: ${data.share_url}` : "";
       say(`Shared with: ${data.shared_with.join(", ") || "nobody"}${data.share_url ? " and by link" : ""}.`);
     });
+  }
+
+  // ---------------------------------------------------------------- exports
+  async function exportNow() {
+    const status = $("export-status");
+    const bar = $("export-progress");
+    const link = $("export-download");
+    link.hidden = true;
+    status.textContent = dirty ? `Exporting saved version ${design.version}; your unsaved edits are not in it.` : "Queued…";
+    bar.hidden = false;
+    bar.value = 0;
+    let { response, data } = await api("POST", `/api/v1/designs/${design.id}/exports/`, { format: $("export-format").value });
+    if (!response.ok) { status.textContent = data.detail || "The export could not be requested."; bar.hidden = true; return; }
+    for (let i = 0; i < 600 && (data.status === "queued" || data.status === "running"); i++) {
+      bar.value = data.progress;
+      status.textContent = data.status === "queued" ? "Queued: waiting for a worker…" : `Rendering… ${data.progress}%`;
+      await new Promise((r) => setTimeout(r, 800));
+      ({ response, data } = await api("GET", data.status_url));
+      if (!response.ok) { status.textContent = data.detail || "Lost track of the export."; return; }
+    }
+    bar.value = data.progress;
+    if (data.status === "done") {
+      bar.hidden = true;
+      status.textContent = `Ready: ${data.filename} (${Math.max(1, Math.round(data.size_bytes / 1024))} KiB).`;
+      link.href = data.download_url;
+      link.hidden = false;
+    } else {
+      status.textContent = data.status === "failed" ? `Failed: ${data.error}` : "Still waiting; check again later.";
+    }
   }
 
   // ---------------------------------------------------------------- start

@@ -1,0 +1,176 @@
+"""Exports: rack sheets (PDF) and bills of materials (CSV, XLSX), rendered by Celery workers.
+
+`export_request` finds or creates the job for (design version, format) and enqueues it once the
+transaction commits; `export_render` (called by the task) renders and stores the file. A job that
+is already done is reused; a failed one is queued again. Rendering is idempotent, so a message
+redelivered after a worker died mid-render simply renders again.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from hardware_catalog import models as cat
+from planner.models import Design, ExportJob
+from planner.rendering import sheet
+from planner.rendering.elevation import render_racks
+
+from .designs import design_evaluation
+
+log = logging.getLogger(__name__)
+
+
+class ExportError(Exception):
+    """An export that cannot be rendered (a reason the user can act on)."""
+
+
+def export_request(*, design: Design, fmt: str, user=None) -> tuple[ExportJob, bool]:
+    """The export of this design version in this format: (job, newly queued?)."""
+    if fmt not in ExportJob.Format.values:
+        raise ExportError(f"unknown format '{fmt}'; choose one of: {', '.join(ExportJob.Format.values)}")
+    with transaction.atomic():
+        job = ExportJob.objects.select_for_update().filter(design=design, design_version=design.version, format=fmt).first()
+        if job is None:
+            try:
+                with transaction.atomic():
+                    job = ExportJob.objects.create(design=design, design_version=design.version, format=fmt, requested_by=user)
+            except IntegrityError:  # created by a concurrent request
+                return ExportJob.objects.get(design=design, design_version=design.version, format=fmt), False
+        elif job.status == ExportJob.Status.FAILED:
+            job.status, job.error, job.progress = ExportJob.Status.QUEUED, "", 0
+            job.save(update_fields=["status", "error", "progress"])
+        else:
+            return job, False
+        _enqueue_on_commit(job.pk)
+    return job, True
+
+
+def _enqueue_on_commit(job_id: int) -> None:
+    from planner.tasks import render_export_task
+
+    transaction.on_commit(lambda: render_export_task.delay(job_id))
+
+
+def _progress(job: ExportJob, percent: int) -> None:
+    ExportJob.objects.filter(pk=job.pk).update(progress=percent)
+
+
+def _parts(lines: list[dict]) -> dict:
+    """(kind, slug) -> (vendor, model) for the bill of materials."""
+    models = {
+        "disk": cat.Disk,
+        "server": cat.Server,
+        "enclosure": cat.Enclosure,
+        "adapter": cat.Adapter,
+        "switch": cat.Switch,
+        "rack": cat.Rack,
+    }
+    parts = {}
+    for kind, model in models.items():
+        slugs = [line["item"] for line in lines if line["kind"] == kind]
+        for obj in model.objects.filter(slug__in=slugs).only("slug", "vendor", "model"):
+            parts[(kind, obj.slug)] = (obj.vendor, obj.model)
+    parts[("service", "support-per-server-year")] = ("", "Software and support")
+    return parts
+
+
+def _money(value: float) -> str:
+    return f"{value:,.0f}"
+
+
+def export_render(*, job_id: int) -> ExportJob:
+    """Render one export job and store its file; idempotent. Raises on failure (the task records it)."""
+    job = ExportJob.objects.select_related("design", "design__owner").get(pk=job_id)
+    if job.status == ExportJob.Status.DONE and job.file:
+        return job
+    ExportJob.objects.filter(pk=job.pk).update(
+        status=ExportJob.Status.RUNNING, started_at=timezone.now(), progress=5, attempts=job.attempts + 1
+    )
+    design = job.design
+    evaluation = design_evaluation(design=design).as_dict()
+    _progress(job, 25)
+    delay = float(getattr(settings, "EXPORT_TEST_DELAY_SECONDS", 0) or 0)
+    if delay:  # lets tests kill a worker mid-render; zero in every real deployment
+        time.sleep(delay)
+    lines = evaluation["price"]["lines"]
+    rows = sheet.bom_rows(lines, _parts(lines))
+    currency = evaluation["price"]["currency"]
+    totals = {k: evaluation["price"][k] for k in ("capex", "opex", "total")}
+    if job.format == ExportJob.Format.CSV:
+        content = sheet.bom_csv(rows, currency=currency, totals=totals)
+    elif job.format == ExportJob.Format.XLSX:
+        content = sheet.bom_xlsx(
+            rows,
+            currency=currency,
+            totals=totals,
+            title=f"{design.name} (version {job.design_version})",
+            notes=evaluation["assumptions"] + evaluation["warnings"],
+        )
+    else:
+        content = _rack_sheet_pdf(job, design, evaluation, rows, progress=lambda p: _progress(job, p))
+    _progress(job, 90)
+    if job.file:
+        job.file.delete(save=False)
+    job.refresh_from_db()
+    job.file.save(job.filename, ContentFile(content), save=False)
+    job.size_bytes = len(content)
+    job.status, job.progress, job.error, job.finished_at = ExportJob.Status.DONE, 100, "", timezone.now()
+    job.save(update_fields=["file", "size_bytes", "status", "progress", "error", "finished_at"])
+    return job
+
+
+def export_fail(*, job_id: int, reason: str) -> None:
+    """Record that a job failed for good, with the reason shown to the user."""
+    ExportJob.objects.filter(pk=job_id).update(status=ExportJob.Status.FAILED, error=reason[:2000], finished_at=timezone.now())
+
+
+def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list, progress) -> bytes:
+    tuning = cat.TuningProfile.objects.filter(slug=design.spec.get("tuning")).first()
+    svgs = render_racks(evaluation["racks"])
+    progress(45)
+    chart = sheet.stage_chart_svg(evaluation)
+    progress(60)
+    for rack in evaluation["racks"]:
+        rack["power_kw"] = f"{rack['power_w'] / 1000:.1f}"
+        rack["budget_kw"] = f"{rack['power_budget_w'] / 1000:.1f}"
+    context = {
+        "design": {"name": design.name, "owner": design.owner.get_full_name() or design.owner.username, "version": job.design_version},
+        "spec": design.spec,
+        "placement": {"in_rack": "in the first rack", "separate_rack": "in a rack of its own", "none": "provided elsewhere"}.get(
+            design.spec.get("metadata", {}).get("placement"), "?"
+        ),
+        "evaluation": evaluation,
+        "tuning": {
+            "name": tuning.name if tuning else design.spec.get("tuning"),
+            "description": tuning.description if tuning else "",
+            "recipe": tuning.recipe if tuning else [],
+        },
+        "generated_at": timezone.now().strftime("%Y-%m-%d %H:%M UTC"),
+        "page_size": sheet.PAGE_SIZES[job.format],
+        "read_limit": sheet.STAGE_LABELS.get(evaluation["bottleneck"]["read"], evaluation["bottleneck"]["read"]),
+        "write_limit": sheet.STAGE_LABELS.get(evaluation["bottleneck"]["write"], evaluation["bottleneck"]["write"]),
+        "price_total": _money(evaluation["price"]["total"]),
+        "capex": _money(evaluation["price"]["capex"]),
+        "opex": _money(evaluation["price"]["opex"]),
+        "power_kw": f"{evaluation['power_w'] / 1000:.1f}",
+        "rack_uris": [sheet.svg_data_uri(svg) for svg in svgs],
+        "chart_uri": sheet.svg_data_uri(chart),
+        "bom": rows,
+    }
+    html = render_to_string("planner/rack_sheet.html", context)
+    progress(70)
+    return sheet.render_pdf(html)
+
+
+def exports_visible_to(user):
+    """Export jobs of designs this user may read."""
+    from .designs import designs_visible_to
+
+    return ExportJob.objects.filter(design__in=designs_visible_to(user)).select_related("design")
