@@ -16,6 +16,13 @@ from planner.models import Design, ExportJob
 
 class ExportRequestSerializer(serializers.Serializer):
     format = serializers.ChoiceField(choices=ExportJob.Format.choices, help_text="pdf-a4, pdf-letter, csv or xlsx.")
+    reference = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=80,
+        default="",
+        help_text="Rack sheets: price relative to this design, 'ex:<example slug>' (e.g. ex:study-b) or a saved design id.",
+    )
 
 
 class ExportJobSerializer(serializers.ModelSerializer):
@@ -32,6 +39,7 @@ class ExportJobSerializer(serializers.ModelSerializer):
             "design",
             "design_version",
             "format",
+            "reference",
             "status",
             "progress",
             "error",
@@ -71,7 +79,12 @@ def _request_export(request, design: Design, context: dict) -> Response:
     data = ExportRequestSerializer(data=request.data)
     data.is_valid(raise_exception=True)
     user = request.user if request.user.is_authenticated else None
-    job, _ = services.export_request(design=design, fmt=data.validated_data["format"], user=user)
+    try:
+        job, _ = services.export_request(
+            design=design, fmt=data.validated_data["format"], user=user, reference=data.validated_data.get("reference", "")
+        )
+    except services.ExportError as exc:
+        return Response({"reference": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
     job.refresh_from_db()  # eager mode (no broker) renders before this line
     code = status.HTTP_200_OK if job.status == ExportJob.Status.DONE else status.HTTP_202_ACCEPTED
     return Response(ExportJobSerializer(job, context={"request": request, **context}).data, status=code)

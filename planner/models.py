@@ -92,6 +92,12 @@ class ExportJob(models.Model):
     design = models.ForeignKey(Design, on_delete=models.CASCADE, related_name="exports")
     design_version = models.PositiveIntegerField()
     format = models.CharField(max_length=16, choices=Format.choices)
+    reference = models.CharField(
+        max_length=80,
+        blank=True,
+        default="",
+        help_text="Design to price against: 'ex:<example slug>' or a saved design id; empty for none.",
+    )
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, for the browser's progress bar.")
     error = models.TextField(blank=True, help_text="Why it failed, in words for the user.")
@@ -105,7 +111,11 @@ class ExportJob(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["design", "design_version", "format"], name="one_export_per_design_version_format")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["design", "design_version", "format", "reference"], name="one_export_per_design_version_format_reference"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_format_display()} of {self.design} v{self.design_version}: {self.status}"

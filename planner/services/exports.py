@@ -31,18 +31,35 @@ class ExportError(Exception):
     """An export that cannot be rendered (a reason the user can act on)."""
 
 
-def export_request(*, design: Design, fmt: str, user=None) -> tuple[ExportJob, bool]:
-    """The export of this design version in this format: (job, newly queued?)."""
+def _reference(reference: str, user) -> tuple[str, dict, dict | None] | None:
+    """(name, spec, frozen prices) of a reference design: 'ex:<slug>' or a saved design id `user` may read."""
+    from .designs import designs_visible_to
+    from .examples import example_design
+
+    if reference.startswith("ex:"):
+        example = example_design(slug=reference[3:])
+        return (example["name"], example["spec"], None) if example else None
+    if reference.isdigit():
+        ref = designs_visible_to(user).filter(pk=int(reference)).first() if user is not None else None
+        return (ref.name, ref.spec, ref.prices or None) if ref else None
+    return None
+
+
+def export_request(*, design: Design, fmt: str, user=None, reference: str = "") -> tuple[ExportJob, bool]:
+    """The export of this design version in this format (priced against `reference`, if any): (job, newly queued?)."""
     if fmt not in ExportJob.Format.values:
         raise ExportError(f"unknown format '{fmt}'; choose one of: {', '.join(ExportJob.Format.values)}")
+    if reference and _reference(reference, user) is None:
+        raise ExportError(f"no reference design '{reference[:40]}' visible to you; use 'ex:<example slug>' or a saved design id")
+    key = {"design": design, "design_version": design.version, "format": fmt, "reference": reference}
     with transaction.atomic():
-        job = ExportJob.objects.select_for_update().filter(design=design, design_version=design.version, format=fmt).first()
+        job = ExportJob.objects.select_for_update().filter(**key).first()
         if job is None:
             try:
                 with transaction.atomic():
-                    job = ExportJob.objects.create(design=design, design_version=design.version, format=fmt, requested_by=user)
+                    job = ExportJob.objects.create(**key, requested_by=user)
             except IntegrityError:  # created by a concurrent request
-                return ExportJob.objects.get(design=design, design_version=design.version, format=fmt), False
+                return ExportJob.objects.get(**key), False
         elif job.status == ExportJob.Status.FAILED:
             job.status, job.error, job.progress = ExportJob.Status.QUEUED, "", 0
             job.save(update_fields=["status", "error", "progress"])
@@ -137,6 +154,16 @@ def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list
     progress(45)
     chart = sheet.stage_chart_svg(evaluation)
     progress(60)
+    relative_price, reference_name = None, None
+    if job.reference:
+        ref = _reference(job.reference, job.requested_by or design.owner)
+        if ref is None:
+            raise ExportError(f"the reference design '{job.reference}' is no longer visible")
+        from .evaluation import design_evaluate
+
+        reference_name = ref[0]
+        ref_total = design_evaluate(spec=ref[1], prices=ref[2]).price["total"]
+        relative_price = f"{evaluation['price']['total'] / ref_total:.2f}" if ref_total > 0 else None
     for rack in evaluation["racks"]:
         rack["power_kw"] = f"{rack['power_w'] / 1000:.1f}"
         rack["budget_kw"] = f"{rack['power_budget_w'] / 1000:.1f}"
@@ -161,6 +188,8 @@ def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list
         "opex": _money(evaluation["price"]["opex"]),
         "power_kw": f"{evaluation['power_w'] / 1000:.1f}",
         "rack_uris": [sheet.svg_data_uri(svg) for svg in svgs],
+        "relative_price": relative_price,
+        "reference_name": reference_name,
         "chart_uri": sheet.svg_data_uri(chart),
         "bom": rows,
     }

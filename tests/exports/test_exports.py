@@ -35,9 +35,10 @@ def client_api(api, owner):
 def export(django_capture_on_commit_callbacks):
     """Request an export as a client does (202), let the queued task run, poll the job, download the file."""
 
-    def run(api, design, fmt, url=None, expect="done"):
+    def run(api, design, fmt, url=None, expect="done", reference=None):
+        body = {"format": fmt, **({"reference": reference} if reference else {})}
         with django_capture_on_commit_callbacks(execute=True):
-            response = api.post(url or f"/api/v1/designs/{design.id}/exports/", {"format": fmt}, format="json")
+            response = api.post(url or f"/api/v1/designs/{design.id}/exports/", body, format="json")
         assert response.status_code in (200, 202), response.content
         job = api.get(response.json()["status_url"]).json()
         assert job["status"] == expect, job
@@ -181,3 +182,16 @@ def test_transient_failures_are_retried(client_api, design, monkeypatch, export)
 def test_unknown_format_is_a_400(client_api, design):
     response = client_api.post(f"/api/v1/designs/{design.id}/exports/", {"format": "docx"}, format="json")
     assert response.status_code == 400 and "format" in response.json()
+
+
+def test_rack_sheet_priced_against_a_reference_shows_the_relative_price(client_api, design, export):
+    from planner.services import design_evaluate, example_design
+
+    job, download = export(client_api, design, "pdf-a4", reference="ex:study-b")
+    assert job["reference"] == "ex:study-b"
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(_bytes(download))).pages)
+    ref = example_design(slug="study-b")
+    ratio = design_evaluation(design=design).price["total"] / design_evaluate(spec=ref["spec"]).price["total"]
+    assert f"{ratio:.2f} of {ref['name']}" in text
+    bad = client_api.post(f"/api/v1/designs/{design.id}/exports/", {"format": "pdf-a4", "reference": "ex:nope"}, format="json")
+    assert bad.status_code == 400 and "no reference design" in bad.json()["reference"][0]
