@@ -16,7 +16,8 @@ class DesignSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
     is_owner = serializers.SerializerMethodField()
     shared_with = serializers.SerializerMethodField(help_text="Usernames it is shared with (owner only).")
-    share_url = serializers.SerializerMethodField(help_text="The secret read-only link, when sharing by link is on (owner only).")
+    share_url = serializers.SerializerMethodField(help_text="The secret read-only API link, when sharing by link is on (owner only).")
+    share_page_url = serializers.SerializerMethodField(help_text="The same secret link as a page for people (owner only).")
     prices = serializers.SerializerMethodField(help_text="The frozen price list: slug, name, date, currency, when priced.")
     evaluation_url = serializers.SerializerMethodField()
 
@@ -31,6 +32,7 @@ class DesignSerializer(serializers.ModelSerializer):
             "is_owner",
             "shared_with",
             "share_url",
+            "share_page_url",
             "prices",
             "created_at",
             "updated_at",
@@ -54,6 +56,13 @@ class DesignSerializer(serializers.ModelSerializer):
         if not self._is_owner(obj) or not obj.share_token:
             return None
         return reverse("shared-design", kwargs={"token": obj.share_token}, request=self.context.get("request"))
+
+    def get_share_page_url(self, obj) -> str | None:
+        if not self._is_owner(obj) or not obj.share_token:
+            return None
+        request = self.context.get("request")
+        path = f"/shared/{obj.share_token}/"
+        return request.build_absolute_uri(path) if request is not None else path
 
     def get_prices(self, obj) -> dict:
         p = obj.prices or {}

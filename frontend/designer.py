@@ -167,3 +167,17 @@ def compare(request):
         "errors": errors,
     }
     return render(request, "frontend/compare.html", context)
+
+
+@ensure_csrf_cookie
+@require_GET
+def shared(request, token: str):
+    """A design shared by secret link, read-only, for anyone holding the link: totals, racks, bill of materials."""
+    from planner.models import Design
+
+    design = Design.objects.select_related("owner").filter(share_token=token).first()
+    if design is None:
+        return render(request, "frontend/shared.html", {"missing": True}, status=404)
+    evaluation = services.design_evaluation(design=design).as_dict()
+    context = {"design": design, "ev": evaluation, "svgs": render_racks(evaluation["racks"]), "token": token}
+    return render(request, "frontend/shared.html", context)

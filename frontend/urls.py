@@ -10,6 +10,7 @@ urlpatterns = [
     path("designer/evaluate/", designer.designer_evaluate, name="designer-evaluate"),
     path("designs/", designer.designs_list, name="designs"),
     path("compare/", designer.compare, name="compare"),
+    path("shared/<str:token>/", designer.shared, name="shared"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
 ]

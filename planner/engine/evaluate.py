@@ -71,7 +71,10 @@ def evaluate(design: DesignInput) -> Evaluation:
     bottleneck = res.bottleneck_names()[0]
     if design.clients is not None and res.clients_limited[0].any():
         warnings.append(
-            f"The {design.clients.count} clients ({design.clients.gbps:.1f} GB/s with {design.clients.adapter.name}) limit throughput below what the storage delivers."
+            (f"The {design.clients.count} clients" if design.clients.count != 1 else "The one client")
+            + f" ({design.clients.gbps:.1f} GB/s with {design.clients.adapter.name}) limit"
+            + ("s" if design.clients.count == 1 else "")
+            + " throughput below what the storage delivers."
         )
 
     layouts = layout_design(design)

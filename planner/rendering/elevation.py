@@ -36,7 +36,7 @@ class RackElevationSVG:
     DEVICE_WIDTH = 250
     MARGIN = 6
     TITLE_HEIGHT = 22
-    LABEL_CHARS = 44  # what fits the device width at the label's font size
+    LABEL_CHARS = 40  # what fits the device width at the label's font size
 
     def __init__(self, rack: dict, *, title: str | None = None, colours: dict[str, str] | None = None):
         self.rack = rack

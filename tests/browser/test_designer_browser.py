@@ -165,3 +165,39 @@ def test_every_page_renders_at_laptop_and_projector_widths(page, width):
         overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
         assert overflow <= 1, f"{name} scrolls sideways at {width}px"
         screenshot(page, f"page-{name}-{width}")
+
+
+def test_copy_keeps_unsaved_edits_and_a_share_link_opens_a_page(page, browser):
+    _sign_in(page, "cora", "pw-cora-123456")
+    page.goto(page.base_url + "/designer/?example=study-d")
+    _wait_for_value(page, "#read-gbps", "36.0")
+    page.click("#save")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.fill("#b0-count", "5")
+    _wait_for_value(page, "#read-gbps", "22.5")
+    original = page.url
+    page.click("#copy")
+    page.wait_for_url(lambda url: url != original and "design=" in url)
+    _wait_for_value(page, "#read-gbps", "22.5")  # the copy has the unsaved edit
+    assert page.input_value("#design-name").startswith("Copy of")
+    page.check("#share-link")
+    page.click("#share-apply")
+    page.wait_for_selector("#share-url a")
+    link = page.get_attribute("#share-url a", "href")
+    other = browser.new_context()
+    viewer = other.new_page()
+    viewer.goto(link)
+    assert viewer.inner_text("#read-gbps") == "22.5"
+    assert viewer.locator(".elevations svg").count() == 1
+    viewer.click("#export")
+    viewer.wait_for_selector("#export-download:not([hidden])", timeout=60_000)
+    screenshot(viewer, "shared-link-page")
+    other.close()
+
+
+def test_totals_are_cleared_when_the_last_brick_line_goes(page):
+    page.goto(page.base_url + "/designer/?example=study-b")
+    _wait_for_value(page, "#read-gbps", "27.0")
+    page.click("#brick-lines .remove")
+    _wait_for_value(page, "#read-gbps", "–")
+    assert page.locator("#elevations svg").count() == 0

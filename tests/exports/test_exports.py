@@ -195,3 +195,16 @@ def test_rack_sheet_priced_against_a_reference_shows_the_relative_price(client_a
     assert f"{ratio:.2f} of {ref['name']}" in text
     bad = client_api.post(f"/api/v1/designs/{design.id}/exports/", {"format": "pdf-a4", "reference": "ex:nope"}, format="json")
     assert bad.status_code == 400 and "no reference design" in bad.json()["reference"][0]
+
+
+def test_multi_rack_sheet_draws_racks_side_by_side_and_names_with_symbols_print_plainly(client_api, owner, export):
+    spec = {"bricks": [{"template": "md3460-capacity", "count": 4}], "metadata": {"placement": "none"}}
+    design = design_create(owner=owner, name='Rack C - "variant" & co', spec=spec)
+    job, download = export(client_api, design, "pdf-a4")
+    reader = PdfReader(io.BytesIO(_bytes(download)))
+    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    assert 'Rack C - "variant" & co · version 1' in text
+    assert "u002D" not in text and "u0022" not in text
+    assert "Rack 1 (42U)" in text and "Rack 2 (42U)" in text
+    page_two = " ".join(reader.pages[1].extract_text().split())
+    assert page_two.index("Rack 1 (42U)") < page_two.index("Rack 2 (42U)")  # one after the other, not drawn over each other

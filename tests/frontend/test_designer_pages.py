@@ -101,3 +101,28 @@ def test_plotly_js_is_served_from_the_installed_package(client):
     assert response.status_code == 200
     head = b"".join(response.streaming_content)[:2000] if response.streaming else response.content[:2000]
     assert b"plotly" in head.lower()
+
+
+def test_shared_link_page_shows_the_design_read_only(client, django_user_model):
+    from planner.services import design_share
+
+    ann = django_user_model.objects.create_user("ann", password="pw-ann-123456")
+    design = design_create(owner=ann, name="Shared rack D", spec=D)
+    design_share(design=design, link=True)
+    design.refresh_from_db()
+    html = client.get(f"/shared/{design.share_token}/").content.decode()
+    assert "Shared rack D" in html and "Shared read-only by ann" in html
+    assert '<span id="read-gbps">36.0</span>' in html and "<svg" in html and "nl-sas-4tb" in html
+    response = client.get("/shared/not-a-token/")
+    assert response.status_code == 404 and "does not lead to a design" in response.content.decode()
+
+
+def test_api_gives_the_owner_the_share_page_link(client, django_user_model):
+    from rest_framework.test import APIClient
+
+    ann = django_user_model.objects.create_user("ann", password="pw-ann-123456")
+    design = design_create(owner=ann, name="Shared rack D", spec=D)
+    api = APIClient()
+    api.force_authenticate(ann)
+    body = api.post(f"/api/v1/designs/{design.id}/share/", {"link": True}, format="json").json()
+    assert body["share_page_url"].endswith(f"/shared/{body['share_url'].rstrip('/').split('/')[-1]}/")

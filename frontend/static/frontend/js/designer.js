@@ -142,9 +142,19 @@
     return n === null || n === undefined ? "–" : `${fmt(n, 0)} ${currency}`;
   }
 
+  function clearResults(message) {
+    for (const id of ["usable-pib", "usable-tib", "raw-tb", "read-gbps", "write-gbps", "read-limit", "write-limit", "price-total",
+      "price-per-pib", "price-per-gbps", "rack-count", "units-used", "power", "weight", "degraded"]) $(id).textContent = "–";
+    $("warnings").innerHTML = "";
+    $("elevations").innerHTML = "";
+    if (window.Plotly) { Plotly.purge("stage-chart"); Plotly.purge("cost-chart"); }
+    $("status").textContent = message;
+  }
+
   async function evaluateNow() {
     if (!spec.bricks.length) {
-      $("status").textContent = "Add a brick line to see the totals.";
+      requestNo++;
+      clearResults("Add a brick line to see the totals.");
       return;
     }
     const mine = ++requestNo;
@@ -163,10 +173,12 @@
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
       showErrors(body.spec || {});
-      $("status").textContent = body.detail || "Fix the fields marked in red to see the totals.";
+      document.querySelector(".results").classList.add("stale");
+      $("status").textContent = body.detail || "Fix the fields marked in red: the figures below are for the last valid design.";
       $("status").classList.add("error");
       return;
     }
+    document.querySelector(".results").classList.remove("stale");
     $("status").classList.remove("error");
     showErrors({});
     showEvaluation(body.evaluation, body.svgs);
@@ -257,6 +269,8 @@
     $("share-apply").disabled = !design.is_owner;
     $("copy").disabled = false;
     $("export").disabled = false;
+    $("export-status").textContent = "";
+    if (initial.share_page_url && design.is_owner) $("share-link").checked = true;
   }
 
   async function api(method, url, body) {
@@ -315,9 +329,11 @@
     $("overwrite").addEventListener("click", () => save(Number($("conflict").dataset.version)));
     $("load-theirs").addEventListener("click", () => { window.location.href = `/designer/?design=${design.id}`; });
     $("copy").addEventListener("click", async () => {
-      const { response, data } = await api("POST", `/api/v1/designs/${design.id}/copy/`);
-      if (response.ok) window.location.href = `/designer/?design=${data.id}`;
-      else say(data.detail || "Could not copy the design.", true);
+      // a copy of what is on the page now, unsaved edits included (for a reader, the way to keep their changes)
+      const name = `Copy of ${$("design-name").value.trim() || "Untitled design"}`.slice(0, 200);
+      const { response, data } = await api("POST", "/api/v1/designs/", { name, spec: specForSave() });
+      if (response.ok) { dirty = false; window.location.href = `/designer/?design=${data.id}`; }
+      else { showErrors(data.spec || {}); say(data.detail || "Could not copy the design: fix the fields marked in red.", true); }
     });
     $("delete").addEventListener("click", async () => {
       if (!window.confirm(`Delete "${design.name}"? This cannot be undone.`)) return;
@@ -329,8 +345,17 @@
       const users = $("share-users").value.split(",").map((u) => u.trim()).filter(Boolean);
       const { response, data } = await api("POST", `/api/v1/designs/${design.id}/share/`, { users, link: $("share-link").checked });
       if (!response.ok) { say((data.users || [data.detail || "Could not share."]).join(" "), true); return; }
-      $("share-url").textContent = data.share_url ? `Read-only link: ${data.share_url}` : "";
-      say(`Shared with: ${data.shared_with.join(", ") || "nobody"}${data.share_url ? " and by link" : ""}.`);
+      const link = $("share-url");
+      link.innerHTML = "";
+      if (data.share_page_url) {
+        link.append("Read-only link for colleagues: ");
+        const a = document.createElement("a");
+        a.href = data.share_page_url;
+        a.textContent = data.share_page_url;
+        link.appendChild(a);
+      }
+      const people = data.shared_with.length ? `shared read-only with ${data.shared_with.join(", ")}` : "not shared with named users";
+      say(`Sharing saved: ${people}; ${data.share_page_url ? "anyone with the link can read it" : "no secret link"}.`);
     });
   }
 
@@ -343,7 +368,7 @@
     status.textContent = dirty ? `Exporting saved version ${design.version}; your unsaved edits are not in it.` : "Queued…";
     bar.hidden = false;
     bar.value = 0;
-    let { response, data } = await api("POST", `/api/v1/designs/${design.id}/exports/`, { format: $("export-format").value });
+    let { response, data } = await api("POST", `/api/v1/designs/${design.id}/exports/`, { format: $("export-format").value, reference: $("export-reference").value });
     if (!response.ok) { status.textContent = data.detail || "The export could not be requested."; bar.hidden = true; return; }
     for (let i = 0; i < 600 && (data.status === "queued" || data.status === "running"); i++) {
       bar.value = data.progress;
@@ -355,7 +380,8 @@
     bar.value = data.progress;
     if (data.status === "done") {
       bar.hidden = true;
-      status.textContent = `Ready: ${data.filename} (${Math.max(1, Math.round(data.size_bytes / 1024))} KiB).`;
+      status.textContent = `Ready: ${data.filename} (${Math.max(1, Math.round(data.size_bytes / 1024))} KiB)` +
+        (dirty ? `: saved version ${data.design_version}; your unsaved edits are not in it.` : ".");
       link.href = data.download_url;
       link.hidden = false;
     } else {
@@ -364,14 +390,27 @@
   }
 
   // ---------------------------------------------------------------- start
+  function discardOk() {
+    return !dirty || window.confirm("Discard the changes on this page that are not saved?");
+  }
+  window.addEventListener("beforeunload", (e) => {
+    if (dirty && $("save")) { e.preventDefault(); e.returnValue = ""; }
+  });
+
   $("start-blank").addEventListener("click", () => {
+    if (!discardOk()) return;
     design = null;
     spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: "paired", clients: null, price_list: "illustrative" };
     history.replaceState(null, "", "/designer/");
     renderForm();
     changed();
   });
-  $("start-example").addEventListener("change", (e) => { if (e.target.value) window.location.href = `/designer/?example=${e.target.value}`; });
+  $("start-example").addEventListener("change", (e) => {
+    if (!e.target.value) return;
+    if (!discardOk()) { e.target.value = ""; return; }
+    dirty = false;
+    window.location.href = `/designer/?example=${e.target.value}`;
+  });
   $("add-brick").addEventListener("click", () => {
     const t = options.templates.find((x) => x.slug === "md3460-performance") || options.templates[0];
     spec.bricks.push({ template: t.slug, count: 1, disk: t.disk, expansions: t.expansions, adapter: t.adapter });
@@ -381,7 +420,10 @@
   for (const id of ["tuning", "rack", "price-list", "failover", "placement", "metadata-cell", "clients-adapter"]) $(id).addEventListener("change", changed);
   for (const id of ["clients-count", "design-name"]) $(id).addEventListener("input", changed);
   $("clients-on").addEventListener("change", () => { toggleClients(); changed(); });
+  const params = new URLSearchParams(window.location.search);
+  if (params.get("example")) $("start-example").value = params.get("example");
   renderForm();
   wireSaving();
   changed();
+  dirty = false; // what was just loaded is not an edit
 })();
