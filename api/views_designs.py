@@ -25,8 +25,9 @@ NOT_FOUND = OpenApiResponse(description="No such design visible to you (other us
 def _conflict(request, exc: services.VersionConflict) -> Response:
     return Response(
         {
-            "detail": f"This design was changed by someone else: it is now at version {exc.current.version}. "
-            "Nothing was saved; reload it and apply your change again.",
+            "detail": f"This design was saved elsewhere since you loaded it (in another window, or by someone else): it is now at "
+            f"version {exc.current.version}, last saved {exc.current.updated_at:%Y-%m-%d %H:%M} UTC. Nothing was saved: "
+            "load the current version, or send your change again based on it.",
             "current_version": exc.current.version,
             "design": sd.DesignSerializer(exc.current, context={"request": request}).data,
         },
@@ -104,7 +105,7 @@ class DesignViewSet(viewsets.ModelViewSet):
                 response_only=True,
                 status_codes=["409"],
                 value={
-                    "detail": "This design was changed by someone else: it is now at version 4. Nothing was saved; reload it and apply your change again.",
+                    "detail": "This design was saved elsewhere since you loaded it (in another window, or by someone else): it is now at version 4, last saved 2026-11-21 15:00 UTC. Nothing was saved: load the current version, or send your change again based on it.",
                     "current_version": 4,
                     "design": {"id": 1, "name": "Rack D", "version": 4},
                 },

@@ -303,7 +303,8 @@
     }
     const { response, data } = result;
     if (response.status === 409) {
-      $("conflict-text").textContent = data.detail + " Your edits are still on this page.";
+      $("conflict-text").textContent = `Not saved: this design was saved elsewhere since you loaded it (in another window, or by someone else); ` +
+        `it is now at version ${data.current_version}. Your edits are still on this page: load the saved version (discarding yours) or save yours over it.`;
       $("conflict").hidden = false;
       $("conflict").dataset.version = data.current_version;
       say("Not saved: the design changed elsewhere.", true);
