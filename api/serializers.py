@@ -337,6 +337,12 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     failover = serializers.ChoiceField(choices=["paired", "none"], required=False, default="paired")
     clients = ClientsSerializer(required=False, allow_null=True)
     price_list = _slug(required=False, default="illustrative")
+    calibration = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        help_text="Id of one of your calibrations: its measured figures replace the data sheets' for its brick template.",
+    )
 
     def validate_bricks(self, value):
         if len(value) > spec_rules.MAX_BRICK_ENTRIES:

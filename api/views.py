@@ -231,7 +231,7 @@ class EvaluateView(APIView):
         spec = s.DesignSpecSerializer(data=request.data)
         spec.is_valid(raise_exception=True)
         try:
-            evaluation = design_evaluate(spec=spec.validated_data)
+            evaluation = design_evaluate(spec=spec.validated_data, user=request.user)
         except SpecError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(evaluation.as_dict())

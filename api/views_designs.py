@@ -305,14 +305,14 @@ class CompareView(APIView):
                 if design is None:
                     errors[str(i)] = {"design": [f"no design {entry['design']} visible to you"]}
                     continue
-                entries.append((entry.get("label") or design.name, design.spec, design.prices or None))
+                entries.append((entry.get("label") or design.name, design.spec, design.prices or None, design.owner))
             else:
                 spec = entry["spec"]
                 entries.append((entry.get("label") or spec.get("name") or f"Design {i + 1}", spec, None))
         if errors:
             return Response({"designs": errors}, status=status.HTTP_400_BAD_REQUEST)
         try:
-            result = services.design_compare(entries=entries, reference=data.validated_data["reference"])
+            result = services.design_compare(entries=entries, reference=data.validated_data["reference"], user=request.user)
         except services.SpecError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(result)

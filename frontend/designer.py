@@ -105,7 +105,7 @@ def designer_evaluate(request):
         if design is not None:
             prices = design.prices or None
     try:
-        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices)
+        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices, user=request.user)
     except SpecError as exc:
         return JsonResponse({"spec": exc.errors}, status=400)
     data = evaluation.as_dict()
@@ -130,7 +130,7 @@ def _compare_entry(request, token: str):
     if token.isdigit():
         design = services.designs_visible_to(request.user).filter(pk=int(token)).first()
         if design is not None:
-            return (design.name, design.spec, design.prices or None)
+            return (design.name, design.spec, design.prices or None, design.owner)
     return f"no design '{token[:40]}' visible to you"
 
 
@@ -154,7 +154,7 @@ def compare(request):
         elif reference_token:
             errors.append("The reference is not among the chosen designs; the first one is used.")
         try:
-            result = services.design_compare(entries=entries, reference=reference)
+            result = services.design_compare(entries=entries, reference=reference, user=request.user)
         except SpecError as exc:
             errors.append(f"A design cannot be evaluated: {exc.errors}")
     saved = services.designs_visible_to(request.user).order_by("name") if request.user.is_authenticated else []

@@ -126,3 +126,37 @@ class ExportJob(models.Model):
         safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.design.name)[:60].strip("-") or "design"
         suffix = "-bom" if self.format in ("csv", "xlsx") else ("-rack-sheet-a4" if self.format == "pdf-a4" else "-rack-sheet-letter")
         return f"{safe}-v{self.design_version}{suffix}.{ext}"
+
+
+class Calibration(models.Model):
+    """A site's own model of one brick template, fitted from its obdfilter-survey and/or IOR output.
+
+    Figures per brick: `backend_*_gbps` (obdfilter-survey peak behind one OSS), `end_to_end_*_gbps`
+    (IOR maximum divided by the bricks it ran against) and `efficiency_*` (their ratio). A
+    DesignSpec names it with `"calibration": <id>` to use these figures for that template's bricks.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="calibrations")
+    name = models.CharField(max_length=200)
+    brick_template = models.SlugField(max_length=80)
+    obdfilter_name = models.CharField(max_length=200, blank=True)
+    obdfilter_text = models.TextField(blank=True)
+    ior_name = models.CharField(max_length=200, blank=True)
+    ior_text = models.TextField(blank=True)
+    ior_bricks = models.PositiveIntegerField(default=1, help_text="Bricks (OSS) of the file system IOR ran against.")
+    parsed = models.JSONField(default=dict)
+    fit = models.JSONField(default=dict)
+    backend_read_gbps = models.FloatField(null=True, blank=True)
+    backend_write_gbps = models.FloatField(null=True, blank=True)
+    end_to_end_read_gbps = models.FloatField(null=True, blank=True)
+    end_to_end_write_gbps = models.FloatField(null=True, blank=True)
+    efficiency_read = models.FloatField(null=True, blank=True)
+    efficiency_write = models.FloatField(null=True, blank=True)
+    notes = models.JSONField(default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.brick_template})"

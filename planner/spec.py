@@ -22,6 +22,7 @@ SPEC_DEFAULTS = {
     "failover": "paired",
     "clients": None,
     "price_list": "illustrative",
+    "calibration": None,
 }
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import capacity, throughput
-from .inputs import STAGES, DesignInput
+from .inputs import BACKEND_STAGES, STAGES, DesignInput
 from .layout import brick_weight_kg, rack_count_batch
 from .units import HOURS_PER_YEAR
 
@@ -44,6 +44,10 @@ GROUP_FIELDS = (
     "fs_overhead",
     "sw_raid_read_mbps",
     "sw_raid_write_mbps",
+    "measured_read_gbps",
+    "measured_write_gbps",
+    "eff_read",
+    "eff_write",
     "brick_height",
     "server_height",
     "brick_weight",
@@ -143,6 +147,10 @@ class BatchInput:
                 row["fs_overhead"][i, j] = b.fs_overhead_fraction
                 row["sw_raid_read_mbps"][i, j] = b.software_raid_read_mbps or 0.0
                 row["sw_raid_write_mbps"][i, j] = b.software_raid_write_mbps or 0.0
+                row["measured_read_gbps"][i, j] = b.measured_backend_read_gbps or 0.0
+                row["measured_write_gbps"][i, j] = b.measured_backend_write_gbps or 0.0
+                row["eff_read"][i, j] = b.efficiency_read if b.efficiency_read is not None else d.tuning.software_read_efficiency
+                row["eff_write"][i, j] = b.efficiency_write if b.efficiency_write is not None else d.tuning.software_write_efficiency
                 row["brick_height"][i, j] = b.height_u
                 row["server_height"][i, j] = b.server.height_u
                 row["brick_weight"][i, j] = brick_weight_kg(b)
@@ -258,16 +266,16 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
 
     # throughput
     stages = throughput.stage_limits(b, request_kib=d["request_kib"][:, None], paired=paired)
-    brick, limiting = throughput.brick_delivery(stages, d["read_eff"][:, None], d["write_eff"][:, None])
+    brick, limiting = throughput.brick_delivery(stages, b["eff_read"], b["eff_write"])
     bricks_sum = np.sum(brick * count[..., None], axis=1)  # (N, 2)
     clients = d["clients_gbps"][:, None]
     system = np.minimum(bricks_sum, clients)
     clients_limited = clients < bricks_sum
 
     # one OSS server down: its partner serves both bricks through one server and network adapter
-    backend = np.min(stages[..., :4, :], axis=-2)
-    front = np.min(stages[..., 4:, :], axis=-2)
-    eff = np.stack([d["read_eff"], d["write_eff"]], axis=-1)[:, None, :]
+    backend = np.min(stages[..., :BACKEND_STAGES, :], axis=-2)
+    front = np.min(stages[..., BACKEND_STAGES:, :], axis=-2)
+    eff = np.stack([b["eff_read"], b["eff_write"]], axis=-1)
     pair_degraded = np.minimum(2.0 * backend, front) * eff
     loss_paired = np.where(count[..., None] >= 2, 2.0 * brick - pair_degraded, 0.0)
     loss = np.where(paired[..., None], loss_paired, np.where(count[..., None] > 0, brick, 0.0))

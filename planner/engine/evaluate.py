@@ -54,7 +54,10 @@ def evaluate(design: DesignInput) -> Evaluation:
                 "read_gbps": _r(per_brick[0] * group.count),
                 "write_gbps": _r(per_brick[1] * group.count),
                 "bottleneck": {"read": STAGES[lim[0]], "write": STAGES[lim[1]]},
-                "software_efficiency": {"read": design.tuning.software_read_efficiency, "write": design.tuning.software_write_efficiency},
+                "software_efficiency": {
+                    "read": group.efficiency_read if group.efficiency_read is not None else design.tuning.software_read_efficiency,
+                    "write": group.efficiency_write if group.efficiency_write is not None else design.tuning.software_write_efficiency,
+                },
                 "standby_servers": int(res.standby[0, j]),
                 "sources": dict(group.sources),
             }
@@ -159,6 +162,13 @@ def evaluate(design: DesignInput) -> Evaluation:
         f"Energy: {prices.service_years} years at {prices.energy_price_per_kwh} {prices.currency}/kWh with PUE {prices.pue}.",
     ]
     sources = {"tuning": design.tuning.slug, "price_list": prices.slug}
+    if design.calibration:
+        sources["calibration"] = design.calibration
+        if not design.calibration.get("applied_to"):
+            warnings.append(
+                f"Calibration '{design.calibration['name']}' is for {design.calibration['brick_template']} bricks; "
+                "no brick of this design uses that template, so nothing was changed."
+            )
     return Evaluation(
         name=design.name,
         usable_pib=usable / PIB,

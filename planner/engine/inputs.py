@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STAGES: tuple[str, ...] = ("disks", "expansion_link", "raid_controller", "host_links", "server", "network")
+STAGES: tuple[str, ...] = ("disks", "expansion_link", "raid_controller", "host_links", "measured_backend", "server", "network")
+BACKEND_STAGES = 5  # disks .. measured_backend: what obdfilter-survey measures behind one OSS
 """Stages a brick's data passes, in the order reported. `clients` is a system-level stage."""
 
 FAILOVER_MODES = ("paired", "none")
@@ -104,6 +105,12 @@ class BrickGroup:
     fs_overhead_fraction: float
     software_raid_read_mbps: float = 0.0
     software_raid_write_mbps: float = 0.0
+    measured_backend_read_gbps: float | None = None
+    """Back end of one brick measured by obdfilter-survey (a calibration), GB/s; None: not measured."""
+    measured_backend_write_gbps: float | None = None
+    efficiency_read: float | None = None
+    """Lustre efficiency (IOR over obdfilter-survey) measured for this brick; None: the tuning profile's."""
+    efficiency_write: float | None = None
     sources: dict = field(default_factory=dict, compare=False, hash=False)
     """Where each brick figure came from, e.g. {"raid_controller": "catalogue: md3460 ..."}."""
 
@@ -228,3 +235,5 @@ class DesignInput:
     metadata: MetadataParams | None
     clients: ClientParams | None
     prices: PriceParams
+    calibration: dict | None = field(default=None, compare=False, hash=False)
+    """Which figures came from a site's calibration (id, name, template, sources); None without one."""

@@ -14,6 +14,7 @@ groups), results are GB/s (10^9 bytes/s). The model, stage by stage:
   (software RAID) the servers' parity engine.
 - host_links: SAS (or iSCSI) ports cabled from the head to the brick's own server(s); with HA
   pairing half of each server's ports go to its partner's enclosure.
+- measured_backend: when a calibration gives a brick's obdfilter-survey figure, it caps the back end.
 - server: the SAS HBAs' payload (PCIe-capped); network: the network adapters' payload.
 The brick delivers min(stages) x the tuning profile's software efficiency (IOR over
 obdfilter-survey).
@@ -100,11 +101,15 @@ def stage_limits(b, *, request_kib, paired):
     own_ports = np.where(np.asarray(paired, dtype=bool), np.maximum(np.floor(ports / 2.0), 1.0), ports)
     host = own_ports * b["head_uplink_port_gbps"]
 
+    # a measured back end (obdfilter-survey calibration) caps everything behind the OSS
+    measured_read = np.where(b["measured_read_gbps"] > 0, b["measured_read_gbps"], inf)
+    measured_write = np.where(b["measured_write_gbps"] > 0, b["measured_write_gbps"], inf)
+
     # server (SAS HBAs, PCIe-capped) and network adapters
     server = np.where(b["hba_count"] > 0, b["hba_count"] * b["hba_gbps"] * servers, inf)
     network = b["net_count"] * b["net_gbps"] * servers
 
-    shape = np.broadcast(disks_read, exp_read, ctrl_read, host, server, network, disks_write).shape
+    shape = np.broadcast(disks_read, exp_read, ctrl_read, host, measured_read, server, network, disks_write).shape
     out = np.empty(shape + (len(STAGES), 2))
     for i, (r, w) in enumerate(
         [
@@ -112,6 +117,7 @@ def stage_limits(b, *, request_kib, paired):
             (exp_read, exp_write),
             (ctrl_read, ctrl_write),
             (host, host),
+            (measured_read, measured_write),
             (server, server),
             (network, network),
         ]

@@ -3,6 +3,7 @@ keyword-only functions named <entity>_<action>). Front doors import from here.""
 
 from planner.spec import SPEC_DEFAULTS, SpecError
 
+from .calibrations import calibration_create, calibrations_visible_to
 from .designs import (
     DesignNotFound,
     VersionConflict,
@@ -21,6 +22,8 @@ from .exports import ExportError, export_fail, export_render, export_request, ex
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
+    "calibration_create",
+    "calibrations_visible_to",
     "SPEC_DEFAULTS",
     "DesignNotFound",
     "SpecError",

@@ -35,16 +35,16 @@ def designs_visible_to(user) -> QuerySet:
     return Design.objects.filter(Q(owner=user) | Q(shared_with=user)).distinct()
 
 
-def _check_spec(spec: dict, prices: dict | None = None) -> dict:
+def _check_spec(spec: dict, prices: dict | None = None, user=None) -> dict:
     """Normalise and resolve (raises SpecError); return the normalised spec."""
     normalised = normalise_spec(spec)
-    design_resolve(spec=normalised, prices=prices)
+    design_resolve(spec=normalised, prices=prices, user=user)
     return normalised
 
 
 def design_create(*, owner, name: str, spec: dict) -> Design:
     """Save a new design for `owner`, freezing the prices of the list it names."""
-    normalised = _check_spec(spec)
+    normalised = _check_spec(spec, user=owner)
     return Design.objects.create(
         owner=owner,
         name=name or normalised.get("name") or "Untitled design",
@@ -66,7 +66,7 @@ def design_update(*, design: Design, based_on_version: int, name: str | None = N
     if spec is not None:
         normalised = normalise_spec(spec)
         frozen = design.prices if design.prices.get("slug") == normalised["price_list"] else None
-        _check_spec(normalised, prices=frozen)
+        _check_spec(normalised, prices=frozen, user=design.owner)
         fields["spec"] = normalised
         if frozen is None:
             fields["prices"] = price_list_snapshot(slug=normalised["price_list"])
@@ -117,7 +117,7 @@ def design_share(*, design: Design, usernames: list[str] | None = None, link: bo
 
 def design_evaluation(*, design: Design) -> engine.Evaluation:
     """Evaluate a saved design with its frozen prices; warn when the price list has changed since."""
-    evaluation = design_evaluate(spec=design.spec, prices=design.prices or None)
+    evaluation = design_evaluate(spec=design.spec, prices=design.prices or None, user=design.owner)
     current = price_list_snapshot(slug=design.spec["price_list"])
     if current is not None and design.prices and current != design.prices:
         evaluation.warnings.append(
@@ -127,17 +127,20 @@ def design_evaluation(*, design: Design) -> engine.Evaluation:
     return evaluation
 
 
-def design_compare(*, entries: list[tuple[str, dict, dict | None]], reference: int = 0) -> dict:
-    """Compare 2-8 designs side by side. `entries` are (label, spec, frozen prices or None).
+def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> dict:
+    """Compare 2-8 designs side by side. `entries` are (label, spec, frozen prices or None[, the user whose
+    calibrations the spec may name]); `user` is that user for entries that do not say.
 
     Each row: usable PiB, read/write GB/s, price, relative price to the reference row, price per
     usable PiB and per read GB/s, racks, rack units, power. Raises SpecError naming the entry.
     """
     evaluations = []
     errors: dict = {}
-    for i, (label, spec, prices) in enumerate(entries):
+    for i, entry in enumerate(entries):
+        label, spec, prices = entry[:3]
+        owner = entry[3] if len(entry) > 3 else user
         try:
-            evaluations.append((label, design_evaluate(spec=spec, prices=prices)))
+            evaluations.append((label, design_evaluate(spec=spec, prices=prices, user=owner)))
         except SpecError as exc:
             errors.setdefault("designs", {})[str(i)] = exc.errors
     if errors:

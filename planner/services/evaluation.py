@@ -273,7 +273,47 @@ def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
     )
 
 
-def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignInput:
+def _calibration(spec: dict, user, errors: dict):
+    from planner.models import Calibration
+
+    cal_id = spec.get("calibration")
+    if cal_id is None:
+        return None
+    cal = None
+    if user is not None and getattr(user, "is_authenticated", False):
+        cal = Calibration.objects.filter(pk=cal_id, owner=user).first()
+    if cal is None:
+        _put(errors, ("calibration",), f"no calibration #{cal_id} of yours (calibrations are private: sign in as their owner)")
+    return cal
+
+
+def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[list, dict]:
+    import dataclasses
+
+    from .calibrations import calibration_figures
+
+    applied = calibration_figures(cal, tuning.software_read_efficiency, tuning.software_write_efficiency)
+    out, used = [], []
+    for group in groups:
+        if group.template == cal.brick_template:
+            group = dataclasses.replace(group, **applied["figures"], sources={**group.sources, **applied["sources"]})
+            used.append(group.template)
+        out.append(group)
+    measured = sorted(applied["sources"])
+    info = {
+        "id": cal.id,
+        "name": cal.name,
+        "brick_template": cal.brick_template,
+        "applied_to": used,
+        "from_calibration": measured,
+        "from_data_sheets": ["disks", "expansion_link", "raid_controller", "host_links", "server", "network"]
+        + [f"software_efficiency_{op}" for op in ("read", "write") if f"software_efficiency_{op}" not in measured],
+        "sources": applied["sources"],
+    }
+    return out, info
+
+
+def design_resolve(*, spec: dict, prices: dict | None = None, user=None) -> engine.DesignInput:
     """Build engine inputs from a DesignSpec; raise SpecError with field-level messages.
 
     `prices` is a frozen price-list snapshot (see `price_list_snapshot`) used instead of the
@@ -284,6 +324,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignIn
     rack = _rack(spec["rack"], errors)
     tuning = _tuning(spec["tuning"], errors)
     price_params = _prices(spec["price_list"], errors, prices)
+    calibration = _calibration(spec, user, errors)
     metadata = _metadata(spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
     clients = None
     if spec.get("clients"):
@@ -302,9 +343,13 @@ def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignIn
             _put(errors, ("metadata", "cell"), f"the metadata cell ({metadata.height_u}U) does not fit in a {rack.name}")
     if errors:
         raise SpecError(errors)
+    calibration_info = None
+    if calibration is not None:
+        groups, calibration_info = _apply_calibration(groups, calibration, tuning)
     return engine.DesignInput(
         name=spec.get("name") or "Untitled design",
         bricks=tuple(groups),
+        calibration=calibration_info,
         rack=rack,
         tuning=tuning,
         failover=spec["failover"],
@@ -315,9 +360,10 @@ def design_resolve(*, spec: dict, prices: dict | None = None) -> engine.DesignIn
     )
 
 
-def design_evaluate(*, spec: dict, prices: dict | None = None) -> engine.Evaluation:
-    """Evaluate a DesignSpec: usable PiB, GB/s and bottleneck, price, racks (see the v1 contract)."""
-    return engine.evaluate(design_resolve(spec=spec, prices=prices))
+def design_evaluate(*, spec: dict, prices: dict | None = None, user=None) -> engine.Evaluation:
+    """Evaluate a DesignSpec: usable PiB, GB/s and bottleneck, price, racks (see the v1 contract).
+    `user` may name one of their calibrations in the spec."""
+    return engine.evaluate(design_resolve(spec=spec, prices=prices, user=user))
 
 
 def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:

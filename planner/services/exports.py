@@ -162,7 +162,7 @@ def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list
         from .evaluation import design_evaluate
 
         reference_name = ref[0]
-        ref_total = design_evaluate(spec=ref[1], prices=ref[2]).price["total"]
+        ref_total = design_evaluate(spec=ref[1], prices=ref[2], user=job.requested_by or design.owner).price["total"]
         relative_price = f"{evaluation['price']['total'] / ref_total:.2f}" if ref_total > 0 else None
     for rack in evaluation["racks"]:
         rack["power_kw"] = f"{rack['power_w'] / 1000:.1f}"

@@ -100,7 +100,11 @@ def test_evaluate_defaults_fill_everything_but_bricks(api):
         ),
         (
             {"bricks": [{"template": "md3460-performance", "count": 1}], "colour": "blue"},
-            {"colour": ["unknown field; expected one of: name, bricks, metadata, rack, tuning, failover, clients, price_list"]},
+            {
+                "colour": [
+                    "unknown field; expected one of: name, bricks, metadata, rack, tuning, failover, clients, price_list, calibration"
+                ]
+            },
         ),
     ],
 )
