@@ -4,7 +4,7 @@ POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer 
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from . import views, views_designs, views_exports
+from . import views, views_calibrations, views_designs, views_exports
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # optional trailing slash (regex paths)
@@ -12,6 +12,7 @@ for kind, viewset in views.CATALOGUE_VIEWSETS.items():
     router.register(f"catalogue/{kind}", viewset, basename=f"catalogue-{kind}")
 router.register("designs", views_designs.DesignViewSet, basename="design")
 router.register("tokens", views_designs.ApiTokenViewSet, basename="token")
+router.register("calibrations", views_calibrations.CalibrationViewSet, basename="calibration")
 
 urlpatterns = [
     re_path(r"^health/?$", views.HealthView.as_view(), name="health"),

@@ -40,6 +40,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -112,6 +113,7 @@ MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 # Uploads are size-limited everywhere (benchmark outputs are small text files).
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2 * 1024 * 1024
+MAX_REQUEST_BYTES = 4 * 1024 * 1024  # any request; uploads (two 1 MiB benchmark files) fit
 API_MAX_BODY_BYTES = 1024 * 1024  # JSON bodies (DesignSpecs are a few kB)
 API_ANON_RATE = env_str("API_ANON_RATE", "120/min")  # anonymous requests per client address
 API_USER_RATE = env_str("API_USER_RATE", "1200/min")  # requests per signed-in user or token

@@ -10,9 +10,9 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from api.serializers import DesignSpecSerializer
 from hardware_catalog import models as cat
@@ -75,8 +75,15 @@ def designer(request):
                 "is_owner": design.owner_id == request.user.id,
                 "owner": design.owner.username,
             }
+    if request.GET.get("calibration", "").isdigit():
+        initial["spec"] = {**initial["spec"], "calibration": int(request.GET["calibration"])}
     context = {
-        "options": _options(),
+        "options": {
+            **_options(),
+            "calibrations": [
+                {"id": c.id, "name": f"{c.name} ({c.brick_template})"} for c in services.calibrations_visible_to(request.user)
+            ],
+        },
         "initial": initial,
         "examples": services.example_designs(),
         "signed_in": request.user.is_authenticated,
@@ -181,3 +188,56 @@ def shared(request, token: str):
     evaluation = services.design_evaluation(design=design).as_dict()
     context = {"design": design, "ev": evaluation, "svgs": render_racks(evaluation["racks"]), "token": token}
     return render(request, "frontend/shared.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def calibrations(request):
+    """Your calibrations, and a form to upload obdfilter-survey and IOR output for a new one."""
+    from api.views_calibrations import CalibrationUploadSerializer
+
+    errors = {}
+    if request.method == "POST":
+        data = CalibrationUploadSerializer(data={**request.POST.dict(), **{k: v for k, v in request.FILES.items()}})
+        if data.is_valid():
+            v = data.validated_data
+            try:
+                calibration = services.calibration_create(
+                    owner=request.user,
+                    name=v["name"],
+                    brick_template=v["brick_template"],
+                    obdfilter=v.get("obdfilter_file"),
+                    ior=v.get("ior_file"),
+                    ior_bricks=v["ior_bricks"],
+                )
+                return redirect("frontend:calibration", calibration_id=calibration.id)
+            except SpecError as exc:
+                errors = exc.errors
+        else:
+            errors = data.errors
+    context = {
+        "calibrations": services.calibrations_visible_to(request.user),
+        "templates": cat.BrickTemplate.objects.order_by("slug"),
+        "errors": errors,
+        "form": request.POST,
+    }
+    return render(request, "frontend/calibrations.html", context, status=400 if errors else 200)
+
+
+@login_required
+@require_GET
+def calibration_detail(request, calibration_id: int):
+    """One calibration: the parsed table, measured points with the fitted curve, predicted against measured."""
+    from django.shortcuts import get_object_or_404
+
+    calibration = get_object_or_404(services.calibrations_visible_to(request.user), pk=calibration_id)
+    chart = {op: calibration.fit.get(op) for op in ("read", "write") if calibration.fit.get(op)}
+    rows = []
+    for row in (calibration.parsed.get("obdfilter") or {}).get("obdfilter", []):
+        shown = {}
+        for op in ("write", "rewrite", "read"):
+            result = row["results"].get(op) or {}
+            shown[op] = result.get("mibps") if result.get("mibps") is not None else (result.get("flag") or "–")
+        rows.append({**row, "shown": shown})
+    context = {"c": calibration, "chart": chart, "rows": rows, "ior": (calibration.parsed.get("ior") or {}).get("ior", [])}
+    return render(request, "frontend/calibration.html", context)

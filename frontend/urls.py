@@ -11,6 +11,8 @@ urlpatterns = [
     path("designs/", designer.designs_list, name="designs"),
     path("compare/", designer.compare, name="compare"),
     path("shared/<str:token>/", designer.shared, name="shared"),
+    path("calibrations/", designer.calibrations, name="calibrations"),
+    path("calibrations/<int:calibration_id>/", designer.calibration_detail, name="calibration"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
 ]

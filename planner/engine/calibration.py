@@ -3,7 +3,8 @@ IOR (end to end) to it (back end). Pure numpy/scipy.
 
 USL: X(N) = lam * N / (1 + sigma (N - 1) + kappa N (N - 1)), N = threads (summed over OSTs as the
 survey reports them); sigma is contention, kappa coherency (retrograde) cost. The peak is at
-N* = sqrt((1 - sigma) / kappa) when kappa > 0. The recommended OSS thread count is the smallest
+N* = sqrt((1 - sigma) / kappa) when kappa > 0. A peak beyond the largest tested count is not claimed: the curve is then "still rising" and the
+peak is taken at the largest count measured. The recommended OSS thread count is the smallest
 tested count reaching 95 % of the fitted peak. Uncertainty comes from a parametric bootstrap over
 the fit's residuals.
 """
@@ -67,7 +68,7 @@ def _peak(lam, sigma, kappa, n_max):
         n_star = float(np.sqrt((1.0 - sigma) / kappa))
     else:
         n_star = float(n_max)  # still rising (or flat) at the largest tested count
-    n_star = max(1.0, n_star)
+    n_star = min(max(1.0, n_star), float(n_max))  # never claim a peak beyond what was measured
     return n_star, float(usl(n_star, lam, sigma, kappa))
 
 

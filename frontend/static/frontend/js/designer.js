@@ -89,6 +89,15 @@
     fill($("price-list"), options.price_lists, spec.price_list);
     fill($("metadata-cell"), options.metadata_cells, (spec.metadata || {}).cell);
     fill($("clients-adapter"), options.adapters, spec.clients ? spec.clients.adapter : "ib-fdr");
+    const cal = $("calibration");
+    cal.length = 1;
+    for (const c of options.calibrations || []) {
+      const opt = document.createElement("option");
+      opt.value = String(c.id);
+      opt.textContent = c.name;
+      cal.appendChild(opt);
+    }
+    cal.value = spec.calibration ? String(spec.calibration) : "";
     $("failover").value = spec.failover;
     $("placement").value = (spec.metadata || {}).placement || "in_rack";
     $("clients-on").checked = !!spec.clients;
@@ -109,6 +118,7 @@
     spec.price_list = $("price-list").value;
     spec.failover = $("failover").value;
     spec.metadata = { cell: $("metadata-cell").value, placement: $("placement").value };
+    spec.calibration = $("calibration").value ? Number($("calibration").value) : null;
     spec.clients = $("clients-on").checked ? { count: intOr($("clients-count").value), adapter: $("clients-adapter").value } : null;
   }
 
@@ -187,7 +197,8 @@
   function showEvaluation(ev, svgs) {
     const cur = ev.price.currency;
     $("status").textContent = `${ev.counts.bricks} bricks, ${ev.counts.servers} servers, ${ev.counts.disks} disks, ${ev.counts.osts} OSTs` +
-      (ev.price.illustrative ? " · prices are illustrative" : "");
+      (ev.price.illustrative ? " · prices are illustrative" : "") +
+      (ev.sources.calibration ? ` · calibrated: ${ev.sources.calibration.from_calibration.join(", ").replaceAll("_", " ")} from '${ev.sources.calibration.name}'` : "");
     $("usable-pib").textContent = fmt(ev.usable_pib, 2);
     $("usable-tib").textContent = fmt(ev.usable_tib, 1);
     $("raw-tb").textContent = fmt(ev.raw_tb, 0);
@@ -401,7 +412,7 @@
   $("start-blank").addEventListener("click", () => {
     if (!discardOk()) return;
     design = null;
-    spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: "paired", clients: null, price_list: "illustrative" };
+    spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: "paired", clients: null, price_list: "illustrative", calibration: null };
     history.replaceState(null, "", "/designer/");
     renderForm();
     changed();
@@ -418,7 +429,7 @@
     renderBricks();
     changed();
   });
-  for (const id of ["tuning", "rack", "price-list", "failover", "placement", "metadata-cell", "clients-adapter"]) $(id).addEventListener("change", changed);
+  for (const id of ["tuning", "rack", "price-list", "failover", "placement", "metadata-cell", "clients-adapter", "calibration"]) $(id).addEventListener("change", changed);
   for (const id of ["clients-count", "design-name"]) $(id).addEventListener("input", changed);
   $("clients-on").addEventListener("change", () => { toggleClients(); changed(); });
   const params = new URLSearchParams(window.location.search);

@@ -1,0 +1,113 @@
+"""Calibrations: upload a site's obdfilter-survey and/or IOR output (multipart, size-limited), get
+the parsed table and the fit; list, fetch and delete your own."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.parsers import MultiPartParser
+from rest_framework.response import Response
+
+from planner import services
+from planner.models import Calibration
+from planner.services.calibrations import MAX_UPLOAD_BYTES
+
+
+class CalibrationUploadSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=200)
+    brick_template = serializers.SlugField(
+        max_length=80, help_text="The brick template these measurements are of, e.g. md3460-performance."
+    )
+    obdfilter = serializers.FileField(required=False, help_text="obdfilter-survey output of one OSS (text, at most 1 MiB).")
+    ior = serializers.FileField(required=False, help_text="IOR output, text or JSON (at most 1 MiB).")
+    ior_bricks = serializers.IntegerField(
+        required=False, default=1, min_value=1, max_value=10000, help_text="How many bricks (OSS) the file system IOR ran against had."
+    )
+
+    def _text(self, upload, field):
+        if upload.size > MAX_UPLOAD_BYTES:
+            raise serializers.ValidationError(
+                {field: [f"{upload.name} is {upload.size} bytes; the limit is {MAX_UPLOAD_BYTES} bytes (1 MiB)"]}
+            )
+        raw = upload.read(MAX_UPLOAD_BYTES + 1)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            try:
+                return raw.decode("latin-1")
+            except UnicodeDecodeError as exc:
+                raise serializers.ValidationError({field: [f"{upload.name} is not text"]}) from exc
+
+    def validate(self, attrs):
+        for field in ("obdfilter", "ior"):
+            if attrs.get(field) is not None:
+                attrs[f"{field}_file"] = (attrs[field].name[:200], self._text(attrs[field], field))
+        if not attrs.get("obdfilter_file") and not attrs.get("ior_file"):
+            raise serializers.ValidationError({"files": ["upload an obdfilter-survey output, an IOR output, or both"]})
+        return attrs
+
+
+class CalibrationSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Calibration
+        fields = (
+            "id",
+            "name",
+            "brick_template",
+            "obdfilter_name",
+            "ior_name",
+            "ior_bricks",
+            "backend_read_gbps",
+            "backend_write_gbps",
+            "end_to_end_read_gbps",
+            "end_to_end_write_gbps",
+            "efficiency_read",
+            "efficiency_write",
+            "fit",
+            "parsed",
+            "notes",
+            "created_at",
+        )
+        read_only_fields = fields
+
+
+@extend_schema_view(
+    list=extend_schema(summary="Your calibrations", tags=["calibrations"]),
+    retrieve=extend_schema(summary="One of your calibrations, with the parsed table and the fit", tags=["calibrations"]),
+    destroy=extend_schema(summary="Delete a calibration", tags=["calibrations"], responses={204: None}),
+)
+class CalibrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
+    serializer_class = CalibrationSerializer
+    permission_classes = [permissions.IsAuthenticated]
+    queryset = Calibration.objects.none()
+
+    def get_queryset(self):
+        return services.calibrations_visible_to(self.request.user)
+
+    def get_parsers(self):
+        if getattr(self, "action", None) == "create" or (self.request is not None and self.request.method == "POST"):
+            return [MultiPartParser()]
+        return super().get_parsers()
+
+    @extend_schema(
+        summary="Upload benchmark output and fit a calibration profile",
+        tags=["calibrations"],
+        request={"multipart/form-data": CalibrationUploadSerializer},
+        responses={201: CalibrationSerializer},
+    )
+    def create(self, request):
+        data = CalibrationUploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        try:
+            calibration = services.calibration_create(
+                owner=request.user,
+                name=v["name"],
+                brick_template=v["brick_template"],
+                obdfilter=v.get("obdfilter_file"),
+                ior=v.get("ior_file"),
+                ior_bricks=v["ior_bricks"],
+            )
+        except services.SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(CalibrationSerializer(calibration).data, status=status.HTTP_201_CREATED)
