@@ -92,6 +92,11 @@ def calibration_create(
                     f"{op}: IOR per brick ({end:.2f} GB/s) exceeds the obdfilter-survey back end ({back:.2f}); efficiency capped at 1.0."
                 )
             figures[f"efficiency_{op}"] = min(ratio, 1.0)
+            if ratio < 0.5:
+                notes.append(
+                    f"{op}: IOR per brick ({end:.2f} GB/s) is under half the obdfilter-survey back end ({back:.2f} GB/s). Check the number "
+                    "of bricks IOR ran against, or whether the clients or the network limited it; designs using this calibration inherit it."
+                )
     return Calibration.objects.create(
         owner=owner,
         name=name or "Calibration",
