@@ -4,7 +4,7 @@ POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer 
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from . import views, views_calibrations, views_designs, views_exports
+from . import views, views_calibrations, views_designs, views_exports, views_solve
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # optional trailing slash (regex paths)
@@ -18,6 +18,7 @@ urlpatterns = [
     re_path(r"^health/?$", views.HealthView.as_view(), name="health"),
     re_path(r"^evaluate/?$", views.EvaluateView.as_view(), name="evaluate"),
     re_path(r"^compare/?$", views_designs.CompareView.as_view(), name="compare"),
+    re_path(r"^solve/?$", views_solve.SolveView.as_view(), name="solve"),
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/?$", views_designs.SharedDesignView.as_view(), name="shared-design"),
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/exports/?$", views_exports.SharedExportsView.as_view(), name="shared-exports"),
     re_path(

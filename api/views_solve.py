@@ -1,0 +1,100 @@
+"""POST /api/v1/solve/: the cheapest designs that meet capacity, throughput, budget and rack targets."""
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from planner import services
+from planner.engine import solver
+
+from .serializers import ClientsSerializer, MetadataSerializer, StrictFieldsMixin
+
+
+class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
+    usable_pib = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary).")
+    read_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum read GB/s.")
+    write_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
+    budget = serializers.FloatField(required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency).")
+    max_racks = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=1000)
+
+
+class DemandSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Turn a workload into targets (they replace the matching targets)."""
+
+    job_slots = serializers.IntegerField(required=False, min_value=1, max_value=10**7)
+    mb_per_s_per_job = serializers.FloatField(required=False, min_value=0, max_value=1e5)
+    clients = serializers.IntegerField(required=False, min_value=1, max_value=10**6)
+    gbps_per_client = serializers.FloatField(required=False, min_value=0, max_value=1e3)
+    current_pib = serializers.FloatField(required=False, min_value=0, max_value=1e4)
+    annual_growth = serializers.FloatField(required=False, min_value=0, max_value=10)
+    years = serializers.FloatField(required=False, min_value=0, max_value=30)
+
+    def validate(self, attrs):
+        if ("job_slots" in attrs) != ("mb_per_s_per_job" in attrs):
+            raise serializers.ValidationError("give job_slots and mb_per_s_per_job together")
+        if ("clients" in attrs) != ("gbps_per_client" in attrs):
+            raise serializers.ValidationError("give clients and gbps_per_client together")
+        growth = {"current_pib", "annual_growth", "years"} & set(attrs)
+        if growth and len(growth) != 3:
+            raise serializers.ValidationError("give current_pib, annual_growth and years together")
+        return attrs
+
+
+class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
+    targets = TargetsSerializer(required=False, default=dict)
+    demand = DemandSerializer(required=False)
+    templates = serializers.ListField(child=serializers.SlugField(max_length=80), required=False, max_length=50,
+                                      help_text="Allowed brick templates (default: all).")
+    disks = serializers.ListField(child=serializers.SlugField(max_length=80), required=False, max_length=30,
+                                  help_text="Allowed disks (default: each template's own).")
+    expansions = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=16), required=False, max_length=17,
+                                       help_text="Allowed expansion counts (default: each template's own).")
+    metadata = MetadataSerializer(required=False)
+    rack = serializers.SlugField(max_length=80, required=False, default="rack-42u")
+    tuning = serializers.SlugField(max_length=80, required=False, default="large-io")
+    failover = serializers.ChoiceField(choices=["paired", "none"], required=False, default="paired")
+    price_list = serializers.SlugField(max_length=80, required=False, default="illustrative")
+    calibration = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    clients = ClientsSerializer(required=False, allow_null=True)
+    max_bricks = serializers.IntegerField(required=False, default=200, min_value=1, max_value=500, help_text="Largest brick count tried.")
+    limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=500, help_text="Results returned.")
+
+    def validate(self, attrs):
+        targets = dict(attrs.get("targets") or {})
+        demand = attrs.get("demand") or {}
+        if "job_slots" in demand:
+            targets["read_gbps"] = solver.gbps_target_from_jobs(demand["job_slots"], demand["mb_per_s_per_job"])
+            targets["write_gbps"] = targets["read_gbps"]
+        if "clients" in demand:
+            targets["read_gbps"] = max(targets.get("read_gbps") or 0, solver.gbps_target_from_clients(demand["clients"], demand["gbps_per_client"]))
+            targets["write_gbps"] = targets["read_gbps"]
+        if "current_pib" in demand:
+            targets["usable_pib"] = solver.capacity_target(demand["current_pib"], demand["annual_growth"], demand["years"])
+        if not any(targets.get(k) for k in ("usable_pib", "read_gbps", "write_gbps")):
+            raise serializers.ValidationError({"targets": ["give at least one of usable_pib, read_gbps, write_gbps (or a demand)"]})
+        attrs["targets"] = {k: v for k, v in targets.items() if v is not None}
+        return attrs
+
+
+class SolveView(APIView):
+    """Find the cheapest designs meeting the targets, and the trade-off between them."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(
+        summary="Design to target: cheapest designs meeting capacity, throughput, budget and rack limits", tags=["solve"],
+        request=SolveRequestSerializer, responses={200: dict},
+        examples=[OpenApiExample("1 PiB and 9 GB/s, metadata in the rack", request_only=True, value={
+            "targets": {"usable_pib": 1.0, "read_gbps": 9}, "templates": ["md3460-performance", "md3460-capacity"],
+            "disks": ["nl-sas-4tb"], "metadata": {"placement": "in_rack"}})],
+    )
+    def post(self, request):
+        data = SolveRequestSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            answer = services.design_solve(request=data.validated_data, user=request.user)
+        except services.SpecError as exc:
+            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        return Response(answer)

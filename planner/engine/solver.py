@@ -1,0 +1,148 @@
+"""Design to target: enumerate candidate designs as one vectorised batch, keep those that meet the
+targets, rank them cheapest first, and mark the Pareto frontier over (price, usable PiB, GB/s).
+
+A candidate is one brick line: a brick option (template, disk, expansions, adapter) and a count,
+in the request's rack, tuning, failover, metadata placement and price list. Pure numpy.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .batch import BatchInput, evaluate_batch
+from .inputs import DesignInput
+from .units import GB, PIB
+
+
+@dataclass
+class Targets:
+    """What the design must deliver. None means no constraint."""
+
+    usable_pib: float | None = None
+    read_gbps: float | None = None
+    write_gbps: float | None = None
+    budget: float | None = None
+    max_racks: int | None = None
+
+
+@dataclass
+class Candidate:
+    option: int
+    count: int
+    usable_pib: float
+    read_gbps: float
+    write_gbps: float
+    price: float
+    rack_count: int
+    units_used: int
+    power_w: float
+    on_frontier: bool = False
+
+
+@dataclass
+class SolveResult:
+    candidates_evaluated: int
+    feasible: int
+    ranked: list = field(default_factory=list)  # cheapest first (at most `limit`)
+    frontier: list = field(default_factory=list)  # Pareto-optimal feasible candidates, by price
+    unmet: list = field(default_factory=list)  # when nothing is feasible: which constraints cannot be met, with the best reachable
+
+
+def _batch_for_counts(base: DesignInput, max_count: int) -> tuple[BatchInput, np.ndarray]:
+    """The base design (one brick line) repeated for counts 1..max_count, as arrays."""
+    proto = BatchInput.from_designs([base])
+    counts = np.arange(1, max_count + 1, dtype=float)
+    groups = {k: np.repeat(v, max_count, axis=0) for k, v in proto.groups.items()}
+    groups["count"] = counts[:, None]
+    designs = {k: np.repeat(v, max_count, axis=0) for k, v in proto.designs.items()}
+    return BatchInput(groups=groups, designs=designs), counts
+
+
+def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.ndarray:
+    """True for points no other point beats on all of: lower price, more capacity, more throughput."""
+    order = np.lexsort((-gbps, -usable, price))
+    mask = np.zeros(price.size, dtype=bool)
+    kept_u: list[float] = []
+    kept_g: list[float] = []
+    for i in order:
+        dominated = any(u >= usable[i] and g >= gbps[i] for u, g in zip(kept_u, kept_g, strict=True))
+        if not dominated:
+            mask[i] = True
+            kept_u.append(usable[i])
+            kept_g.append(gbps[i])
+    return mask
+
+
+def solve(options: list[DesignInput], targets: Targets, *, max_count: int = 200, limit: int = 50) -> SolveResult:
+    """Evaluate every option at counts 1..max_count and rank the ones meeting the targets."""
+    if not options:
+        raise ValueError("no brick options to search")
+    parts = [_batch_for_counts(option, max_count) for option in options]
+    batch = BatchInput(
+        groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
+        designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
+    )
+    option_index = np.repeat(np.arange(len(options)), max_count)
+    counts = np.concatenate([p[1] for p in parts])
+    res = evaluate_batch(batch)
+    usable = res.usable_bytes / PIB
+    read, write, price, racks = res.read_gbps, res.write_gbps, res.total, res.rack_count
+
+    checks = {
+        "usable_pib": usable >= (targets.usable_pib or 0) - 1e-9,
+        "read_gbps": read >= (targets.read_gbps or 0) - 1e-9,
+        "write_gbps": write >= (targets.write_gbps or 0) - 1e-9,
+        "budget": price <= (targets.budget if targets.budget is not None else np.inf),
+        "max_racks": racks <= (targets.max_racks if targets.max_racks is not None else np.inf),
+        "fits": res.racks_fit,
+    }
+    ok = np.logical_and.reduce(list(checks.values()))
+    result = SolveResult(candidates_evaluated=int(counts.size), feasible=int(ok.sum()))
+
+    def cand(i: int, frontier: bool = False) -> Candidate:
+        return Candidate(option=int(option_index[i]), count=int(counts[i]), usable_pib=float(usable[i]), read_gbps=float(read[i]),
+                         write_gbps=float(write[i]), price=float(price[i]), rack_count=int(racks[i]), units_used=int(res.units_used[i]),
+                         power_w=float(res.power_w[i]), on_frontier=frontier)
+
+    if not ok.any():
+        for name, passed in checks.items():
+            if name == "fits" or passed.any():
+                continue
+            best = {"usable_pib": float(usable.max()), "read_gbps": float(read.max()), "write_gbps": float(write.max()),
+                    "budget": float(price.min()), "max_racks": int(racks.min())}[name]
+            result.unmet.append({"constraint": name, "target": getattr(targets, name), "best_reachable": best})
+        if not result.unmet:  # each constraint can be met, but not together
+            result.unmet.append({"constraint": "combination", "target": None, "best_reachable": None})
+        return result
+
+    idx = np.flatnonzero(ok)
+    gbps = np.minimum(read[idx], write[idx])
+    front = pareto_mask(price[idx], usable[idx], gbps)
+    frontier_set = set(idx[front].tolist())
+    ranked = idx[np.lexsort((-usable[idx], price[idx]))]
+    result.ranked = [cand(int(i), int(i) in frontier_set) for i in ranked[:limit]]
+    result.frontier = [cand(int(i), True) for i in sorted(frontier_set, key=lambda i: price[i])][:limit]
+    return result
+
+
+def with_option(base: DesignInput, **brick_changes) -> DesignInput:
+    """A copy of a one-line design with its brick line changed (used to build options)."""
+    brick = dataclasses.replace(base.bricks[0], **brick_changes)
+    return dataclasses.replace(base, bricks=(brick,))
+
+
+def gbps_target_from_jobs(job_slots: int, mb_per_s_per_job: float) -> float:
+    """Throughput target (GB/s) for so many concurrent jobs each streaming MB/s."""
+    return job_slots * mb_per_s_per_job * 1e6 / GB
+
+
+def gbps_target_from_clients(clients: int, gbps_per_client: float) -> float:
+    """Throughput target (GB/s) for so many clients each reading or writing GB/s."""
+    return clients * gbps_per_client
+
+
+def capacity_target(current_pib: float, annual_growth: float, years: float) -> float:
+    """Usable PiB needed after `years` of compound growth (0.3 = 30 % a year)."""
+    return current_pib * (1.0 + annual_growth) ** years

@@ -1,0 +1,88 @@
+"""Design to target: build the candidate options from the catalogue and the request, run the
+vectorised solver, and describe the answers as DesignSpecs the designer can open."""
+from __future__ import annotations
+
+from hardware_catalog import models as cat
+from planner.engine import solver
+from planner.spec import SpecError, normalise_spec
+
+from .evaluation import design_resolve
+
+MAX_CANDIDATES = 400_000
+
+
+def _options(request: dict, user) -> tuple[list, list[dict]]:
+    templates = request.get("templates") or list(cat.BrickTemplate.objects.order_by("slug").values_list("slug", flat=True))
+    base = normalise_spec({k: request[k] for k in ("metadata", "rack", "tuning", "failover", "price_list", "calibration", "clients") if k in request})
+    options, described, errors = [], [], {}
+    known = set(cat.BrickTemplate.objects.filter(slug__in=templates).values_list("slug", flat=True))
+    for slug in templates:
+        if slug not in known:
+            errors.setdefault("templates", []).append(f"unknown brick template '{slug[:40]}'")
+    disks_known = set(cat.Disk.objects.values_list("slug", flat=True))
+    for d in request.get("disks") or []:
+        if d not in disks_known:
+            errors.setdefault("disks", []).append(f"unknown disk '{d[:40]}'")
+    if errors:
+        raise SpecError(errors)
+    for template in cat.BrickTemplate.objects.filter(slug__in=templates).select_related("disk", "head").order_by("slug"):
+        disks = request.get("disks") or [template.disk.slug]
+        expansion_counts = request.get("expansions")
+        if expansion_counts is None:
+            expansion_counts = [template.expansions]
+        for disk in disks:
+            for exp in expansion_counts:
+                if exp > template.head.max_expansions or (exp and template.expansion_id is None):
+                    continue
+                spec = {**base, "bricks": [{"template": template.slug, "count": 1, "disk": disk, "expansions": exp}]}
+                try:
+                    design = design_resolve(spec=spec, user=user)
+                except SpecError:
+                    continue  # e.g. a 3.5 inch disk for 2.5 inch bays: not an option
+                options.append(design)
+                described.append({"template": template.slug, "template_name": template.name, "disk": disk, "expansions": exp, "spec": spec})
+    if not options:
+        raise SpecError({"templates": ["no brick option fits these templates, disks and expansion counts"]})
+    return options, described
+
+
+def design_solve(*, request: dict, user=None) -> dict:
+    """The cheapest designs meeting the targets, ranked, with the Pareto frontier; or which constraint cannot be met."""
+    targets = solver.Targets(**request.get("targets", {}))
+    max_bricks = request.get("max_bricks", 200)
+    options, described = _options(request, user)
+    if len(options) * max_bricks > MAX_CANDIDATES:
+        raise SpecError({"max_bricks": [f"{len(options)} brick options x {max_bricks} counts is {len(options) * max_bricks:,} candidates; "
+                                        f"at most {MAX_CANDIDATES:,} in one request: allow fewer templates, disks or expansion counts, "
+                                        "or lower max_bricks"]})
+    result = solver.solve(options, targets, max_count=max_bricks, limit=request.get("limit", 50))
+
+    def describe(c: solver.Candidate) -> dict:
+        option = described[c.option]
+        spec = {**option["spec"], "bricks": [{**option["spec"]["bricks"][0], "count": c.count}],
+                "name": f"{c.count} x {option['template_name']}, {option['disk']}"}
+        return {"template": option["template"], "disk": option["disk"], "expansions": option["expansions"], "count": c.count,
+                "usable_pib": round(c.usable_pib, 4), "read_gbps": round(c.read_gbps, 2), "write_gbps": round(c.write_gbps, 2),
+                "price": round(c.price, 2), "rack_count": c.rack_count, "units_used": c.units_used, "power_w": round(c.power_w, 1),
+                "on_frontier": c.on_frontier, "spec": spec}
+
+    names = {"usable_pib": "usable capacity (PiB)", "read_gbps": "read throughput (GB/s)", "write_gbps": "write throughput (GB/s)",
+             "budget": "budget", "max_racks": "rack count", "combination": "all the targets together"}
+    unmet = []
+    for u in result.unmet:
+        if u["constraint"] == "combination":
+            text = "Each target can be met on its own, but no single design meets them all within the budget and rack limit."
+        elif u["constraint"] in ("budget", "max_racks"):
+            what = "the cheapest candidate costs" if u["constraint"] == "budget" else "the smallest candidate needs"
+            text = f"The {names[u['constraint']]} of {u['target']:,.0f} cannot be met: {what} {u['best_reachable']:,.0f}."
+        else:
+            text = f"The {names[u['constraint']]} target of {u['target']} cannot be met: at most {u['best_reachable']:.2f} with up to {max_bricks} bricks of the allowed options."
+        unmet.append({**u, "message": text})
+    return {
+        "targets": {k: v for k, v in vars(targets).items()},
+        "candidates_evaluated": result.candidates_evaluated,
+        "feasible": result.feasible,
+        "results": [describe(c) for c in result.ranked],
+        "frontier": [describe(c) for c in result.frontier],
+        "unmet": unmet,
+    }

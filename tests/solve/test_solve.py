@@ -1,0 +1,87 @@
+"""Design to target: the study's racks come out as the answers; impossible targets say which constraint fails."""
+import numpy as np
+import pytest
+
+from planner.engine.solver import capacity_target, gbps_target_from_clients, gbps_target_from_jobs, pareto_mask
+
+pytestmark = pytest.mark.django_db
+URL = "/api/v1/solve/"
+MD3460 = {"templates": ["md3460-performance", "md3460-capacity"], "disks": ["nl-sas-4tb"]}
+
+
+def test_one_pib_and_9_gbps_with_metadata_in_the_rack_is_study_rack_a_with_b_on_the_frontier(api):
+    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0, "read_gbps": 9}, "metadata": {"placement": "in_rack"}}, format="json").json()
+    best = body["results"][0]
+    assert (best["template"], best["count"], best["disk"]) == ("md3460-capacity", 2, "nl-sas-4tb")
+    assert best["rack_count"] == 1 and best["read_gbps"] == pytest.approx(9.0) and best["usable_pib"] >= 1.0
+    assert [r["price"] for r in body["results"]] == sorted(r["price"] for r in body["results"])
+    frontier = {(f["template"], f["count"]) for f in body["frontier"]}
+    assert ("md3460-capacity", 2) in frontier and ("md3460-performance", 6) in frontier
+    assert best["spec"]["bricks"] == [{"template": "md3460-capacity", "count": 2, "disk": "nl-sas-4tb", "expansions": 2}]
+    assert body["unmet"] == [] and body["feasible"] > 0 and body["candidates_evaluated"] == 400
+
+
+def test_36_gbps_and_1_3_pib_without_metadata_is_study_rack_d(api):
+    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.3, "read_gbps": 36}, "metadata": {"placement": "none"}}, format="json").json()
+    best = body["results"][0]
+    assert (best["template"], best["count"]) == ("md3460-performance", 8)
+    assert best["rack_count"] == 1 and best["read_gbps"] == pytest.approx(36.0)
+    evaluated = api.post("/api/v1/evaluate/", best["spec"], format="json").json()
+    assert evaluated["price"]["total"] == pytest.approx(best["price"], abs=0.05)
+
+
+@pytest.mark.parametrize(
+    "targets, constraint, fragment",
+    [
+        ({"usable_pib": 1.0, "read_gbps": 9, "budget": 100000}, "budget", "The budget of 100,000 cannot be met"),
+        ({"read_gbps": 5000}, "read_gbps", "read throughput (GB/s) target of 5000"),
+        ({"usable_pib": 1.0, "max_racks": 1, "read_gbps": 400}, "read_gbps", "at most"),
+    ],
+)
+def test_impossible_targets_say_which_constraint_cannot_be_met(api, targets, constraint, fragment):
+    body = api.post(URL, {**MD3460, "targets": targets, "max_bricks": 60}, format="json").json()
+    assert body["results"] == [] and body["feasible"] == 0
+    assert any(u["constraint"] == constraint and fragment in u["message"] for u in body["unmet"]), body["unmet"]
+
+
+def test_targets_met_alone_but_not_together_are_explained(api):
+    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 3.0, "read_gbps": 9, "max_racks": 1}}, format="json").json()
+    assert body["feasible"] == 0 and body["unmet"][0]["constraint"] == "combination"
+
+
+def test_demand_helper_turns_workload_and_growth_into_targets(api):
+    demand = {"job_slots": 400, "mb_per_s_per_job": 50, "current_pib": 0.5, "annual_growth": 0.4, "years": 2}
+    body = api.post(URL, {**MD3460, "demand": demand, "metadata": {"placement": "none"}}, format="json").json()
+    assert body["targets"]["read_gbps"] == pytest.approx(20.0)
+    assert body["targets"]["usable_pib"] == pytest.approx(0.98)
+    assert body["results"][0]["read_gbps"] >= 20.0 and body["results"][0]["usable_pib"] >= 0.98
+
+
+@pytest.mark.parametrize(
+    "payload, field",
+    [
+        ({"targets": {}}, "targets"),
+        ({"targets": {"usable_pib": -1}}, "targets"),
+        ({"targets": {"usable_pib": 1}, "templates": ["nope"]}, "templates"),
+        ({"targets": {"usable_pib": 1}, "disks": ["floppy"]}, "disks"),
+        ({"targets": {"usable_pib": 1}, "max_bricks": 5000}, "max_bricks"),
+        ({"demand": {"job_slots": 10}}, "demand"),
+        ({"targets": {"usable_pib": 1}, "colour": "red"}, "colour"),
+    ],
+)
+def test_bad_solve_requests_name_the_field(api, payload, field):
+    response = api.post(URL, payload, format="json")
+    assert response.status_code == 400 and field in response.json()
+
+
+def test_demand_arithmetic():
+    assert gbps_target_from_jobs(1000, 20) == pytest.approx(20.0)
+    assert gbps_target_from_clients(64, 0.5) == 32.0
+    assert capacity_target(1.0, 0.5, 2) == pytest.approx(2.25)
+
+
+def test_pareto_mask_keeps_only_undominated_points():
+    price = np.array([1.0, 2.0, 3.0, 2.5])
+    usable = np.array([1.0, 2.0, 1.5, 2.0])
+    gbps = np.array([10.0, 10.0, 30.0, 5.0])
+    assert pareto_mask(price, usable, gbps).tolist() == [True, True, True, False]
