@@ -33,6 +33,7 @@ test: install
 bench: install
 	$(PY) -m bench.engine_bench
 	$(PY) -m bench.export_bench
+	$(PY) -m bench.solve_bench
 
 lint: install
 	$(VENV)/bin/ruff check .

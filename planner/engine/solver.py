@@ -61,17 +61,27 @@ def _batch_for_counts(base: DesignInput, max_count: int) -> tuple[BatchInput, np
 
 
 def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.ndarray:
-    """True for points no other point beats on all of: lower price, more capacity, more throughput."""
+    """True for points no other point beats on all of: lower (or equal) price, more capacity, more throughput.
+
+    Points are taken cheapest first; the (capacity, throughput) staircase of the points seen so far
+    answers "is there a cheaper point at least as good on both?" by binary search: O(n log n).
+    """
+    from bisect import bisect_right
+
     order = np.lexsort((-gbps, -usable, price))
     mask = np.zeros(price.size, dtype=bool)
-    kept_u: list[float] = []
-    kept_g: list[float] = []
-    for i in order:
-        dominated = any(u >= usable[i] and g >= gbps[i] for u, g in zip(kept_u, kept_g, strict=True))
-        if not dominated:
-            mask[i] = True
-            kept_u.append(usable[i])
-            kept_g.append(gbps[i])
+    neg_u: list[float] = []  # staircase, capacity descending (stored negated, ascending)
+    stair_g: list[float] = []  # throughput, ascending along the staircase
+    for i, u, g in zip(order.tolist(), usable[order].tolist(), gbps[order].tolist(), strict=True):
+        pos = bisect_right(neg_u, -u)  # staircase points with capacity >= u are neg_u[:pos]
+        if pos and stair_g[pos - 1] >= g:
+            continue  # a cheaper point has at least this capacity and throughput
+        mask[i] = True
+        end = pos
+        while end < len(stair_g) and stair_g[end] <= g:
+            end += 1  # staircase points this one now covers (less capacity, no more throughput)
+        neg_u[pos:end] = [-u]
+        stair_g[pos:end] = [g]
     return mask
 
 
