@@ -1,4 +1,5 @@
 """POST /api/v1/solve/: the cheapest designs that meet capacity, throughput, budget and rack targets."""
+
 from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, extend_schema
@@ -13,10 +14,14 @@ from .serializers import ClientsSerializer, MetadataSerializer, StrictFieldsMixi
 
 
 class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
-    usable_pib = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary).")
+    usable_pib = serializers.FloatField(
+        required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary)."
+    )
     read_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum read GB/s.")
     write_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
-    budget = serializers.FloatField(required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency).")
+    budget = serializers.FloatField(
+        required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency)."
+    )
     max_racks = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=1000)
 
 
@@ -45,12 +50,18 @@ class DemandSerializer(StrictFieldsMixin, serializers.Serializer):
 class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     targets = TargetsSerializer(required=False, default=dict)
     demand = DemandSerializer(required=False)
-    templates = serializers.ListField(child=serializers.SlugField(max_length=80), required=False, max_length=50,
-                                      help_text="Allowed brick templates (default: all).")
-    disks = serializers.ListField(child=serializers.SlugField(max_length=80), required=False, max_length=30,
-                                  help_text="Allowed disks (default: each template's own).")
-    expansions = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=16), required=False, max_length=17,
-                                       help_text="Allowed expansion counts (default: each template's own).")
+    templates = serializers.ListField(
+        child=serializers.SlugField(max_length=80), required=False, max_length=50, help_text="Allowed brick templates (default: all)."
+    )
+    disks = serializers.ListField(
+        child=serializers.SlugField(max_length=80), required=False, max_length=30, help_text="Allowed disks (default: each template's own)."
+    )
+    expansions = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=16),
+        required=False,
+        max_length=17,
+        help_text="Allowed expansion counts (default: each template's own).",
+    )
     metadata = MetadataSerializer(required=False)
     rack = serializers.SlugField(max_length=80, required=False, default="rack-42u")
     tuning = serializers.SlugField(max_length=80, required=False, default="large-io")
@@ -68,7 +79,9 @@ class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
             targets["read_gbps"] = solver.gbps_target_from_jobs(demand["job_slots"], demand["mb_per_s_per_job"])
             targets["write_gbps"] = targets["read_gbps"]
         if "clients" in demand:
-            targets["read_gbps"] = max(targets.get("read_gbps") or 0, solver.gbps_target_from_clients(demand["clients"], demand["gbps_per_client"]))
+            targets["read_gbps"] = max(
+                targets.get("read_gbps") or 0, solver.gbps_target_from_clients(demand["clients"], demand["gbps_per_client"])
+            )
             targets["write_gbps"] = targets["read_gbps"]
         if "current_pib" in demand:
             targets["usable_pib"] = solver.capacity_target(demand["current_pib"], demand["annual_growth"], demand["years"])
@@ -84,11 +97,22 @@ class SolveView(APIView):
     permission_classes = [permissions.AllowAny]
 
     @extend_schema(
-        summary="Design to target: cheapest designs meeting capacity, throughput, budget and rack limits", tags=["solve"],
-        request=SolveRequestSerializer, responses={200: dict},
-        examples=[OpenApiExample("1 PiB and 9 GB/s, metadata in the rack", request_only=True, value={
-            "targets": {"usable_pib": 1.0, "read_gbps": 9}, "templates": ["md3460-performance", "md3460-capacity"],
-            "disks": ["nl-sas-4tb"], "metadata": {"placement": "in_rack"}})],
+        summary="Design to target: cheapest designs meeting capacity, throughput, budget and rack limits",
+        tags=["solve"],
+        request=SolveRequestSerializer,
+        responses={200: dict},
+        examples=[
+            OpenApiExample(
+                "1 PiB and 9 GB/s, metadata in the rack",
+                request_only=True,
+                value={
+                    "targets": {"usable_pib": 1.0, "read_gbps": 9},
+                    "templates": ["md3460-performance", "md3460-capacity"],
+                    "disks": ["nl-sas-4tb"],
+                    "metadata": {"placement": "in_rack"},
+                },
+            )
+        ],
     )
     def post(self, request):
         data = SolveRequestSerializer(data=request.data)

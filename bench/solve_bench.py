@@ -1,4 +1,5 @@
 """`make bench`: solve time for sweeps of 10^5 and 10^6 candidate designs (engine only, no database)."""
+
 from __future__ import annotations
 
 import sys
@@ -29,7 +30,9 @@ def main() -> int:
         seconds = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-        print(f"{n_options * counts:>12,} {n_options:>8} {counts:>7} {seconds:>9.2f} {result.feasible:>10,} {len(result.frontier):>9} {peak / 2**20:>9.0f}")
+        print(
+            f"{n_options * counts:>12,} {n_options:>8} {counts:>7} {seconds:>9.2f} {result.feasible:>10,} {len(result.frontier):>9} {peak / 2**20:>9.0f}"
+        )
     return 0
 
 

@@ -6,6 +6,7 @@ computes a figure.
 
 from __future__ import annotations
 
+import base64
 import json
 
 from django.contrib.auth.decorators import login_required
@@ -49,12 +50,37 @@ def _options() -> dict:
     }
 
 
+def spec_to_query(spec: dict) -> str:
+    """A DesignSpec as a URL-safe token for /designer/?spec=..."""
+    return base64.urlsafe_b64encode(json.dumps(spec, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _spec_from_query(token: str) -> tuple[dict | None, str | None]:
+    if len(token) > 8000:
+        return None, "That design link is too long."
+    try:
+        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None, "That design link is damaged."
+    spec = DesignSpecSerializer(data=data)
+    if not spec.is_valid():
+        return None, f"That design link holds an invalid design: {spec.errors}"
+    return {**SPEC_DEFAULTS, **spec.validated_data}, None
+
+
 @ensure_csrf_cookie
 @require_GET
 def designer(request):
     """Compose a design: start blank, from an example, or from a saved design (?design=<id>)."""
     initial = {"spec": {**SPEC_DEFAULTS, "bricks": []}, "design": None, "error": None}
-    if request.GET.get("example"):
+    if request.GET.get("spec"):
+        spec, error = _spec_from_query(request.GET["spec"])
+        if error:
+            initial["error"] = error
+        else:
+            initial["spec"] = spec
+    elif request.GET.get("example"):
         example = services.example_design(slug=request.GET["example"])
         if example is None:
             initial["error"] = f"No example design '{request.GET['example'][:40]}'."
@@ -241,3 +267,64 @@ def calibration_detail(request, calibration_id: int):
         rows.append({**row, "shown": shown})
     context = {"c": calibration, "chart": chart, "rows": rows, "ior": (calibration.parsed.get("ior") or {}).get("ior", [])}
     return render(request, "frontend/calibration.html", context)
+
+
+@require_GET
+def solve_page(request):
+    """Design to target: a targets form, the ranked answers (open any in the designer) and the frontier chart."""
+    from api.views_solve import SolveRequestSerializer
+
+    templates = cat.BrickTemplate.objects.order_by("role", "slug")
+    disks = cat.Disk.objects.order_by("capacity_tb", "slug")
+    q = request.GET
+    answer, errors = None, {}
+    if q.get("run"):
+
+        def num(name):
+            return float(q[name]) if q.get(name, "").strip() else None
+
+        try:
+            targets = {k: num(k) for k in ("usable_pib", "read_gbps", "write_gbps", "budget")}
+            if q.get("max_racks", "").strip():
+                targets["max_racks"] = int(q["max_racks"])
+            demand = {k: num(k) for k in ("job_slots", "mb_per_s_per_job", "current_pib", "annual_growth", "years") if num(k) is not None}
+            if "job_slots" in demand:
+                demand["job_slots"] = int(demand["job_slots"])
+        except ValueError:
+            errors = {"targets": ["numbers only, please"]}
+        if not errors:
+            payload = {
+                "targets": {k: v for k, v in targets.items() if v is not None},
+                "templates": q.getlist("templates"),
+                "disks": q.getlist("disks"),
+                "metadata": {"placement": q.get("placement", "in_rack")},
+                "tuning": q.get("tuning", "large-io"),
+                "failover": q.get("failover", "paired"),
+                "max_bricks": int(q.get("max_bricks") or 100),
+            }
+            if q.getlist("expansions"):
+                payload["expansions"] = [int(x) for x in q.getlist("expansions") if x.isdigit()]
+            if demand:
+                payload["demand"] = demand
+            data = SolveRequestSerializer(data=payload)
+            if data.is_valid():
+                try:
+                    answer = services.design_solve(request=data.validated_data, user=request.user)
+                    for row in answer["results"] + answer["frontier"]:
+                        row["link"] = spec_to_query(row["spec"])
+                except SpecError as exc:
+                    errors = exc.errors
+            else:
+                errors = data.errors
+    context = {
+        "templates": templates,
+        "disks": disks,
+        "tunings": cat.TuningProfile.objects.order_by("slug"),
+        "q": q,
+        "chosen_templates": q.getlist("templates") or ["md3460-performance", "md3460-capacity"],
+        "chosen_disks": q.getlist("disks") or ["nl-sas-4tb"],
+        "chosen_exp": q.getlist("expansions"),
+        "answer": answer,
+        "errors": errors,
+    }
+    return render(request, "frontend/solve.html", context, status=400 if errors else 200)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("designer/evaluate/", designer.designer_evaluate, name="designer-evaluate"),
     path("designs/", designer.designs_list, name="designs"),
     path("compare/", designer.compare, name="compare"),
+    path("solve/", designer.solve_page, name="solve"),
     path("shared/<str:token>/", designer.shared, name="shared"),
     path("calibrations/", designer.calibrations, name="calibrations"),
     path("calibrations/<int:calibration_id>/", designer.calibration_detail, name="calibration"),

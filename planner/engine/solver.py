@@ -4,6 +4,7 @@ targets, rank them cheapest first, and mark the Pareto frontier over (price, usa
 A candidate is one brick line: a brick option (template, disk, expansions, adapter) and a count,
 in the request's rack, tuning, failover, metadata placement and price list. Pure numpy.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -112,16 +113,30 @@ def solve(options: list[DesignInput], targets: Targets, *, max_count: int = 200,
     result = SolveResult(candidates_evaluated=int(counts.size), feasible=int(ok.sum()))
 
     def cand(i: int, frontier: bool = False) -> Candidate:
-        return Candidate(option=int(option_index[i]), count=int(counts[i]), usable_pib=float(usable[i]), read_gbps=float(read[i]),
-                         write_gbps=float(write[i]), price=float(price[i]), rack_count=int(racks[i]), units_used=int(res.units_used[i]),
-                         power_w=float(res.power_w[i]), on_frontier=frontier)
+        return Candidate(
+            option=int(option_index[i]),
+            count=int(counts[i]),
+            usable_pib=float(usable[i]),
+            read_gbps=float(read[i]),
+            write_gbps=float(write[i]),
+            price=float(price[i]),
+            rack_count=int(racks[i]),
+            units_used=int(res.units_used[i]),
+            power_w=float(res.power_w[i]),
+            on_frontier=frontier,
+        )
 
     if not ok.any():
         for name, passed in checks.items():
             if name == "fits" or passed.any():
                 continue
-            best = {"usable_pib": float(usable.max()), "read_gbps": float(read.max()), "write_gbps": float(write.max()),
-                    "budget": float(price.min()), "max_racks": int(racks.min())}[name]
+            best = {
+                "usable_pib": float(usable.max()),
+                "read_gbps": float(read.max()),
+                "write_gbps": float(write.max()),
+                "budget": float(price.min()),
+                "max_racks": int(racks.min()),
+            }[name]
             result.unmet.append({"constraint": name, "target": getattr(targets, name), "best_reachable": best})
         if not result.unmet:  # each constraint can be met, but not together
             result.unmet.append({"constraint": "combination", "target": None, "best_reachable": None})

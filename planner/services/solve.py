@@ -1,5 +1,6 @@
 """Design to target: build the candidate options from the catalogue and the request, run the
 vectorised solver, and describe the answers as DesignSpecs the designer can open."""
+
 from __future__ import annotations
 
 from hardware_catalog import models as cat
@@ -13,7 +14,9 @@ MAX_CANDIDATES = 400_000
 
 def _options(request: dict, user) -> tuple[list, list[dict]]:
     templates = request.get("templates") or list(cat.BrickTemplate.objects.order_by("slug").values_list("slug", flat=True))
-    base = normalise_spec({k: request[k] for k in ("metadata", "rack", "tuning", "failover", "price_list", "calibration", "clients") if k in request})
+    base = normalise_spec(
+        {k: request[k] for k in ("metadata", "rack", "tuning", "failover", "price_list", "calibration", "clients") if k in request}
+    )
     options, described, errors = [], [], {}
     known = set(cat.BrickTemplate.objects.filter(slug__in=templates).values_list("slug", flat=True))
     for slug in templates:
@@ -52,22 +55,48 @@ def design_solve(*, request: dict, user=None) -> dict:
     max_bricks = request.get("max_bricks", 200)
     options, described = _options(request, user)
     if len(options) * max_bricks > MAX_CANDIDATES:
-        raise SpecError({"max_bricks": [f"{len(options)} brick options x {max_bricks} counts is {len(options) * max_bricks:,} candidates; "
-                                        f"at most {MAX_CANDIDATES:,} in one request: allow fewer templates, disks or expansion counts, "
-                                        "or lower max_bricks"]})
+        raise SpecError(
+            {
+                "max_bricks": [
+                    f"{len(options)} brick options x {max_bricks} counts is {len(options) * max_bricks:,} candidates; "
+                    f"at most {MAX_CANDIDATES:,} in one request: allow fewer templates, disks or expansion counts, "
+                    "or lower max_bricks"
+                ]
+            }
+        )
     result = solver.solve(options, targets, max_count=max_bricks, limit=request.get("limit", 50))
 
     def describe(c: solver.Candidate) -> dict:
         option = described[c.option]
-        spec = {**option["spec"], "bricks": [{**option["spec"]["bricks"][0], "count": c.count}],
-                "name": f"{c.count} x {option['template_name']}, {option['disk']}"}
-        return {"template": option["template"], "disk": option["disk"], "expansions": option["expansions"], "count": c.count,
-                "usable_pib": round(c.usable_pib, 4), "read_gbps": round(c.read_gbps, 2), "write_gbps": round(c.write_gbps, 2),
-                "price": round(c.price, 2), "rack_count": c.rack_count, "units_used": c.units_used, "power_w": round(c.power_w, 1),
-                "on_frontier": c.on_frontier, "spec": spec}
+        spec = {
+            **option["spec"],
+            "bricks": [{**option["spec"]["bricks"][0], "count": c.count}],
+            "name": f"{c.count} x {option['template_name']}, {option['disk']}",
+        }
+        return {
+            "template": option["template"],
+            "disk": option["disk"],
+            "expansions": option["expansions"],
+            "count": c.count,
+            "usable_pib": round(c.usable_pib, 4),
+            "read_gbps": round(c.read_gbps, 2),
+            "write_gbps": round(c.write_gbps, 2),
+            "price": round(c.price, 2),
+            "rack_count": c.rack_count,
+            "units_used": c.units_used,
+            "power_w": round(c.power_w, 1),
+            "on_frontier": c.on_frontier,
+            "spec": spec,
+        }
 
-    names = {"usable_pib": "usable capacity (PiB)", "read_gbps": "read throughput (GB/s)", "write_gbps": "write throughput (GB/s)",
-             "budget": "budget", "max_racks": "rack count", "combination": "all the targets together"}
+    names = {
+        "usable_pib": "usable capacity (PiB)",
+        "read_gbps": "read throughput (GB/s)",
+        "write_gbps": "write throughput (GB/s)",
+        "budget": "budget",
+        "max_racks": "rack count",
+        "combination": "all the targets together",
+    }
     unmet = []
     for u in result.unmet:
         if u["constraint"] == "combination":

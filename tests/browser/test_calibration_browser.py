@@ -1,4 +1,5 @@
 """Calibration in a real Chromium: upload a sweep and IOR output, see the fit, apply it to study rack D."""
+
 from pathlib import Path
 
 import pytest

@@ -1,4 +1,5 @@
 """Design to target: the study's racks come out as the answers; impossible targets say which constraint fails."""
+
 import numpy as np
 import pytest
 
@@ -10,7 +11,9 @@ MD3460 = {"templates": ["md3460-performance", "md3460-capacity"], "disks": ["nl-
 
 
 def test_one_pib_and_9_gbps_with_metadata_in_the_rack_is_study_rack_a_with_b_on_the_frontier(api):
-    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0, "read_gbps": 9}, "metadata": {"placement": "in_rack"}}, format="json").json()
+    body = api.post(
+        URL, {**MD3460, "targets": {"usable_pib": 1.0, "read_gbps": 9}, "metadata": {"placement": "in_rack"}}, format="json"
+    ).json()
     best = body["results"][0]
     assert (best["template"], best["count"], best["disk"]) == ("md3460-capacity", 2, "nl-sas-4tb")
     assert best["rack_count"] == 1 and best["read_gbps"] == pytest.approx(9.0) and best["usable_pib"] >= 1.0
@@ -22,7 +25,9 @@ def test_one_pib_and_9_gbps_with_metadata_in_the_rack_is_study_rack_a_with_b_on_
 
 
 def test_36_gbps_and_1_3_pib_without_metadata_is_study_rack_d(api):
-    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.3, "read_gbps": 36}, "metadata": {"placement": "none"}}, format="json").json()
+    body = api.post(
+        URL, {**MD3460, "targets": {"usable_pib": 1.3, "read_gbps": 36}, "metadata": {"placement": "none"}}, format="json"
+    ).json()
     best = body["results"][0]
     assert (best["template"], best["count"]) == ("md3460-performance", 8)
     assert best["rack_count"] == 1 and best["read_gbps"] == pytest.approx(36.0)
@@ -85,3 +90,35 @@ def test_pareto_mask_keeps_only_undominated_points():
     usable = np.array([1.0, 2.0, 1.5, 2.0])
     gbps = np.array([10.0, 10.0, 30.0, 5.0])
     assert pareto_mask(price, usable, gbps).tolist() == [True, True, True, False]
+
+
+def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
+    page = client.get("/solve/").content.decode()
+    assert 'id="solve-form"' in page
+    html = client.get(
+        "/solve/",
+        {
+            "run": "1",
+            "usable_pib": "1",
+            "read_gbps": "9",
+            "templates": ["md3460-performance", "md3460-capacity"],
+            "disks": ["nl-sas-4tb"],
+            "placement": "in_rack",
+            "max_bricks": "40",
+        },
+    ).content.decode()
+    first = html[html.index("<tbody>") :].split("</tr>")[0]
+    assert "2 × md3460-capacity" in first and "✓" in first and "/designer/?spec=" in first
+    link = first.split('href="')[1].split('"')[0].replace("&amp;", "&")
+    designer = client.get(link).content.decode()
+    assert '"template": "md3460-capacity", "count": 2' in designer
+    bad = client.get("/solve/", {"run": "1"})
+    assert bad.status_code == 400 and "give at least one of usable_pib" in bad.content.decode()
+    impossible = client.get(
+        "/solve/", {"run": "1", "read_gbps": "5000", "templates": ["md3460-capacity"], "max_bricks": "20"}
+    ).content.decode()
+    assert "cannot be met" in impossible
+
+
+def test_designer_refuses_a_damaged_spec_link(client):
+    assert "damaged" in client.get("/designer/", {"spec": "!!!"}).content.decode()
