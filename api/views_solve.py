@@ -47,6 +47,50 @@ class DemandSerializer(StrictFieldsMixin, serializers.Serializer):
         return attrs
 
 
+class MetadataSizingSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Size the metadata from a file count and a size distribution; the smallest cell that fits goes into the design."""
+
+    files = serializers.IntegerField(min_value=1, max_value=10**13, help_text="Number of files (and directories).")
+    histogram = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(min_value=0), min_length=2, max_length=2),
+        required=False,
+        min_length=1,
+        max_length=64,
+        help_text="[[upper bound in bytes, fraction of files], ...], e.g. [[4096, 0.3], [1048576, 0.5], [1e9, 0.2]].",
+    )
+    percentiles = serializers.DictField(
+        child=serializers.FloatField(min_value=0),
+        required=False,
+        help_text='File sizes in bytes at percentiles, e.g. {"50": 65536, "90": 4194304, "100": 1e11}.',
+    )
+    dom_stripe_bytes = serializers.FloatField(
+        required=False, default=0, min_value=0, max_value=2**40, help_text="Data-on-MDT stripe size in bytes (0: no DoM)."
+    )
+    inode_ratio_bytes = serializers.FloatField(required=False, default=2560, min_value=512, max_value=2**20)
+    headroom = serializers.FloatField(required=False, default=0.2, min_value=0, max_value=5)
+
+    def validate(self, attrs):
+        if bool(attrs.get("histogram")) == bool(attrs.get("percentiles")):
+            raise serializers.ValidationError("give either a histogram or percentiles of file sizes")
+        if attrs.get("percentiles"):
+            try:
+                points = sorted((float(k), v) for k, v in attrs["percentiles"].items())
+            except ValueError as exc:
+                raise serializers.ValidationError({"percentiles": ["keys must be percentiles such as 50, 90, 100"]}) from exc
+            if any(not 0 < p <= 100 for p, _ in points) or points[-1][0] != 100:
+                raise serializers.ValidationError(
+                    {"percentiles": ["percentiles run from above 0 to 100, and 100 (the largest file) is required"]}
+                )
+            histogram, previous = [], 0.0
+            for p, size in points:
+                histogram.append([size, (p - previous) / 100.0])
+                previous = p
+            attrs["histogram"] = histogram
+        if sum(f for _, f in attrs["histogram"]) <= 0:
+            raise serializers.ValidationError({"histogram": ["the fractions add up to zero"]})
+        return attrs
+
+
 class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     targets = TargetsSerializer(required=False, default=dict)
     demand = DemandSerializer(required=False)
@@ -69,6 +113,7 @@ class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     price_list = serializers.SlugField(max_length=80, required=False, default="illustrative")
     calibration = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     clients = ClientsSerializer(required=False, allow_null=True)
+    metadata_sizing = MetadataSizingSerializer(required=False)
     max_bricks = serializers.IntegerField(required=False, default=200, min_value=1, max_value=500, help_text="Largest brick count tried.")
     limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=500, help_text="Results returned.")
 

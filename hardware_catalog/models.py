@@ -320,7 +320,10 @@ class BrickTemplate(CatalogueItem):
 class MetadataCell(CatalogueItem):
     """The metadata part of a file system: MDS pair, MGS, metadata storage, management server."""
 
-    SOURCED_FIELDS = ()
+    SOURCED_FIELDS = ("mdt_count", "mdt_usable_tb")
+
+    mdt_count = models.PositiveSmallIntegerField(default=1, help_text="MDTs the cell's storage is formatted as.")
+    mdt_usable_tb = models.DecimalField(max_digits=8, decimal_places=3, default=1, help_text="Usable capacity per MDT, decimal TB.")
 
     def items_list(self):
         return list(self.items.all())

@@ -49,8 +49,32 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
     return options, described
 
 
+def metadata_sizing(*, sizing: dict):
+    """Size the metadata and choose the smallest catalogue cell that holds it (see planner.engine.metadata)."""
+    from planner.engine.metadata import CellOption, size_metadata
+
+    cells = [
+        CellOption(slug=c.slug, name=c.name, mdts=c.mdt_count, mdt_bytes=float(c.mdt_usable_tb) * 1e12)
+        for c in cat.MetadataCell.objects.all()
+    ]
+    return size_metadata(
+        files=sizing["files"],
+        histogram=[tuple(p) for p in sizing["histogram"]],
+        dom_stripe_bytes=sizing.get("dom_stripe_bytes", 0),
+        inode_ratio_bytes=sizing.get("inode_ratio_bytes", 2560),
+        headroom=sizing.get("headroom", 0.2),
+        cells=cells,
+    )
+
+
 def design_solve(*, request: dict, user=None) -> dict:
     """The cheapest designs meeting the targets, ranked, with the Pareto frontier; or which constraint cannot be met."""
+    sized = None
+    if request.get("metadata_sizing"):
+        sized = metadata_sizing(sizing=request["metadata_sizing"])
+        if sized.cell is None:
+            raise SpecError({"metadata_sizing": [sized.message]})
+        request = {**request, "metadata": {**(request.get("metadata") or {}), "cell": sized.cell}}
     targets = solver.Targets(**request.get("targets", {}))
     max_bricks = request.get("max_bricks", 200)
     options, described = _options(request, user)
@@ -114,4 +138,5 @@ def design_solve(*, request: dict, user=None) -> dict:
         "results": [describe(c) for c in result.ranked],
         "frontier": [describe(c) for c in result.frontier],
         "unmet": unmet,
+        "metadata_sizing": sized.as_dict() if sized else None,
     }

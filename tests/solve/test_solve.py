@@ -122,3 +122,32 @@ def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
 
 def test_designer_refuses_a_damaged_spec_link(client):
     assert "damaged" in client.get("/designer/", {"spec": "!!!"}).content.decode()
+
+
+def test_metadata_sizing_chooses_a_cell_that_fits_and_puts_it_in_the_design(api):
+    sizing = {"files": 500_000_000, "histogram": [[4096, 0.4], [65536, 0.3], [1048576, 0.2], [1e10, 0.1]], "dom_stripe_bytes": 65536}
+    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": sizing}, format="json").json()
+    m = body["metadata_sizing"]
+    assert m["files_on_mdt_share"] == pytest.approx(0.7)
+    assert m["dom_bytes"] == pytest.approx(5e8 * (0.4 * 4096 + 0.6 * 65536))
+    assert m["needed_bytes"] == pytest.approx((5e8 * 2560 + m["dom_bytes"]) * 1.2)
+    assert m["cell"] == "mds-cell-ssd" and m["mdts_needed"] == 2  # 21.2 TB: more than the 15k SAS cell's 3.4 TB
+    assert body["results"][0]["spec"]["metadata"]["cell"] == "mds-cell-ssd"
+    small = api.post(
+        URL,
+        {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": {"files": 10**8, "percentiles": {"50": 8192, "100": 1e9}}},
+        format="json",
+    ).json()
+    assert small["metadata_sizing"]["cell"] == "mds-cell" and small["metadata_sizing"]["files_on_mdt_share"] == 0
+
+
+def test_metadata_too_large_for_any_cell_is_explained(api):
+    body = api.post(
+        URL, {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": {"files": 10**11, "histogram": [[1e6, 1.0]]}}, format="json"
+    )
+    assert body.status_code == 400 and "no metadata cell in the catalogue holds that" in body.json()["metadata_sizing"][0]
+
+
+@pytest.mark.parametrize("sizing", [{"files": 10}, {"files": 10, "histogram": [[1, 0.0]]}, {"files": 10, "percentiles": {"50": 1}}])
+def test_bad_metadata_sizing_is_a_400(api, sizing):
+    assert api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": sizing}, format="json").status_code == 400
