@@ -163,7 +163,37 @@ class SolveView(APIView):
         data = SolveRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            answer = services.design_solve(request=data.validated_data, user=request.user)
+            answer, job = services.solve_request(request=data.validated_data, user=request.user)
         except services.SpecError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        if job is not None:
+            return Response(_job_body(request, job), status=status.HTTP_202_ACCEPTED)
         return Response(answer)
+
+
+def _job_body(request, job) -> dict:
+    from rest_framework.reverse import reverse
+
+    job.refresh_from_db()
+    return {
+        "id": str(job.id),
+        "status": job.status,
+        "progress": job.progress,
+        "error": job.error,
+        "status_url": reverse("solve-job", kwargs={"pk": str(job.id)}, request=request),
+        "result": job.result if job.status == "done" else None,
+    }
+
+
+class SolveJobView(APIView):
+    """A large search's status and progress, and its result when done (poll by the job's id)."""
+
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(summary="Status, progress and result of a queued design-to-target search", tags=["solve"], responses={200: dict})
+    def get(self, request, pk):
+        from django.shortcuts import get_object_or_404
+
+        from planner.models import SolveJob
+
+        return Response(_job_body(request, get_object_or_404(SolveJob, pk=pk)))

@@ -277,8 +277,20 @@ def solve_page(request):
     templates = cat.BrickTemplate.objects.order_by("role", "slug")
     disks = cat.Disk.objects.order_by("capacity_tb", "slug")
     q = request.GET
-    answer, errors = None, {}
-    if q.get("run"):
+    answer, errors, job = None, {}, None
+    if q.get("job"):
+        from planner.models import SolveJob
+
+        job = SolveJob.objects.filter(pk=q["job"]).first() if len(q["job"]) == 36 else None
+        if job is None:
+            errors = {"job": ["no such search (it may have been cleaned up): run it again"]}
+        elif job.status == SolveJob.Status.DONE:
+            answer, job = job.result, None
+            for row in answer["results"] + answer["frontier"]:
+                row["link"] = spec_to_query(row["spec"])
+        elif job.status == SolveJob.Status.FAILED:
+            errors, job = {"search": [job.error]}, None
+    elif q.get("run"):
 
         def num(name):
             return float(q[name]) if q.get(name, "").strip() else None
@@ -309,7 +321,9 @@ def solve_page(request):
             data = SolveRequestSerializer(data=payload)
             if data.is_valid():
                 try:
-                    answer = services.design_solve(request=data.validated_data, user=request.user)
+                    answer, job = services.solve_request(request=data.validated_data, user=request.user)
+                    if job is not None:
+                        return redirect(f"{request.path}?job={job.id}")
                     for row in answer["results"] + answer["frontier"]:
                         row["link"] = spec_to_query(row["spec"])
                 except SpecError as exc:

@@ -86,20 +86,39 @@ def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.n
     return mask
 
 
-def solve(options: list[DesignInput], targets: Targets, *, max_count: int = 200, limit: int = 50) -> SolveResult:
-    """Evaluate every option at counts 1..max_count and rank the ones meeting the targets."""
+def solve(
+    options: list[DesignInput], targets: Targets, *, max_count: int = 200, limit: int = 50, progress=None, chunk_candidates: int = 100_000
+) -> SolveResult:
+    """Evaluate every option at counts 1..max_count and rank the ones meeting the targets.
+
+    Options are evaluated in chunks of about `chunk_candidates` candidates (bounded memory);
+    `progress(fraction)` is called after each chunk.
+    """
     if not options:
         raise ValueError("no brick options to search")
-    parts = [_batch_for_counts(option, max_count) for option in options]
-    batch = BatchInput(
-        groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
-        designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
-    )
-    option_index = np.repeat(np.arange(len(options)), max_count)
-    counts = np.concatenate([p[1] for p in parts])
-    res = evaluate_batch(batch)
-    usable = res.usable_bytes / PIB
-    read, write, price, racks = res.read_gbps, res.write_gbps, res.total, res.rack_count
+    per_chunk = max(1, chunk_candidates // max_count)
+    cols = {k: [] for k in ("usable", "read", "write", "price", "racks", "units", "power", "fits", "option", "count")}
+    for start in range(0, len(options), per_chunk):
+        chunk = options[start : start + per_chunk]
+        parts = [_batch_for_counts(option, max_count) for option in chunk]
+        batch = BatchInput(
+            groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
+            designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
+        )
+        res = evaluate_batch(batch)
+        cols["usable"].append(res.usable_bytes / PIB)
+        cols["read"].append(res.read_gbps)
+        cols["write"].append(res.write_gbps)
+        cols["price"].append(res.total)
+        cols["racks"].append(res.rack_count)
+        cols["units"].append(res.units_used)
+        cols["power"].append(res.power_w)
+        cols["fits"].append(res.racks_fit)
+        cols["option"].append(np.repeat(np.arange(start, start + len(chunk)), max_count))
+        cols["count"].append(np.concatenate([p[1] for p in parts]))
+        if progress is not None:
+            progress(min(1.0, (start + len(chunk)) / len(options)))
+    usable, read, write, price, racks, units, power, fits, option_index, counts = (np.concatenate(cols[k]) for k in cols)
 
     checks = {
         "usable_pib": usable >= (targets.usable_pib or 0) - 1e-9,
@@ -107,7 +126,7 @@ def solve(options: list[DesignInput], targets: Targets, *, max_count: int = 200,
         "write_gbps": write >= (targets.write_gbps or 0) - 1e-9,
         "budget": price <= (targets.budget if targets.budget is not None else np.inf),
         "max_racks": racks <= (targets.max_racks if targets.max_racks is not None else np.inf),
-        "fits": res.racks_fit,
+        "fits": fits,
     }
     ok = np.logical_and.reduce(list(checks.values()))
     result = SolveResult(candidates_evaluated=int(counts.size), feasible=int(ok.sum()))
@@ -121,8 +140,8 @@ def solve(options: list[DesignInput], targets: Targets, *, max_count: int = 200,
             write_gbps=float(write[i]),
             price=float(price[i]),
             rack_count=int(racks[i]),
-            units_used=int(res.units_used[i]),
-            power_w=float(res.power_w[i]),
+            units_used=int(units[i]),
+            power_w=float(power[i]),
             on_frontier=frontier,
         )
 

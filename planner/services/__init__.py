@@ -19,11 +19,13 @@ from .designs import (
 from .evaluation import brick_template_summaries, design_evaluate, design_resolve, price_list_snapshot
 from .examples import example_design, example_designs
 from .exports import ExportError, export_fail, export_render, export_request, exports_visible_to
-from .solve import design_solve
+from .solve import design_solve, solve_request, solve_run
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
     "design_solve",
+    "solve_request",
+    "solve_run",
     "calibration_create",
     "calibrations_visible_to",
     "SPEC_DEFAULTS",

@@ -9,7 +9,8 @@ from planner.spec import SpecError, normalise_spec
 
 from .evaluation import design_resolve
 
-MAX_CANDIDATES = 400_000
+MAX_CANDIDATES = 2_000_000
+SYNC_CANDIDATES = 50_000  # larger searches run as Celery tasks with progress
 
 
 def _options(request: dict, user) -> tuple[list, list[dict]]:
@@ -67,7 +68,51 @@ def metadata_sizing(*, sizing: dict):
     )
 
 
-def design_solve(*, request: dict, user=None) -> dict:
+def estimated_candidates(request: dict) -> int:
+    """An upper bound on the candidates a request will evaluate, without touching the engine."""
+    templates = request.get("templates") or list(cat.BrickTemplate.objects.values_list("slug", flat=True))
+    per_template = max(len(request.get("disks") or [1]), 1) * max(len(request.get("expansions") or [1]), 1)
+    return len(templates) * per_template * request.get("max_bricks", 200)
+
+
+def solve_request(*, request: dict, user=None) -> tuple[dict | None, "object | None"]:
+    """Answer now (result, None) when the search is small; else queue it: (None, SolveJob)."""
+    from django.db import transaction
+
+    from planner.models import SolveJob
+
+    if estimated_candidates(request) <= SYNC_CANDIDATES:
+        return design_solve(request=request, user=user), None
+    job = SolveJob.objects.create(owner=user if user is not None and user.is_authenticated else None, request=request)
+    from planner.tasks import solve_task
+
+    transaction.on_commit(lambda: solve_task.delay(str(job.id)))
+    return None, job
+
+
+def solve_run(*, job_id: str) -> None:
+    """Run a queued search (the Celery task calls this), recording progress and the result on the job."""
+    from django.utils import timezone
+
+    from planner.models import SolveJob
+
+    job = SolveJob.objects.select_related("owner").get(pk=job_id)
+    if job.status == SolveJob.Status.DONE:
+        return
+    SolveJob.objects.filter(pk=job.pk).update(status=SolveJob.Status.RUNNING, progress=1)
+
+    def progress(fraction: float) -> None:
+        SolveJob.objects.filter(pk=job.pk).update(progress=max(1, min(99, int(fraction * 100))))
+
+    try:
+        result = design_solve(request=job.request, user=job.owner, progress=progress)
+    except SpecError as exc:
+        SolveJob.objects.filter(pk=job.pk).update(status=SolveJob.Status.FAILED, error=str(exc.errors)[:2000], finished_at=timezone.now())
+        return
+    SolveJob.objects.filter(pk=job.pk).update(status=SolveJob.Status.DONE, progress=100, result=result, finished_at=timezone.now())
+
+
+def design_solve(*, request: dict, user=None, progress=None) -> dict:
     """The cheapest designs meeting the targets, ranked, with the Pareto frontier; or which constraint cannot be met."""
     sized = None
     if request.get("metadata_sizing"):
@@ -88,7 +133,7 @@ def design_solve(*, request: dict, user=None) -> dict:
                 ]
             }
         )
-    result = solver.solve(options, targets, max_count=max_bricks, limit=request.get("limit", 50))
+    result = solver.solve(options, targets, max_count=max_bricks, limit=request.get("limit", 50), progress=progress)
 
     def describe(c: solver.Candidate) -> dict:
         option = described[c.option]

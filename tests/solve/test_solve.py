@@ -151,3 +151,37 @@ def test_metadata_too_large_for_any_cell_is_explained(api):
 @pytest.mark.parametrize("sizing", [{"files": 10}, {"files": 10, "histogram": [[1, 0.0]]}, {"files": 10, "percentiles": {"50": 1}}])
 def test_bad_metadata_sizing_is_a_400(api, sizing):
     assert api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": sizing}, format="json").status_code == 400
+
+
+def test_large_searches_run_as_a_task_with_progress(api, django_capture_on_commit_callbacks):
+    request = {
+        "targets": {"usable_pib": 2, "read_gbps": 30},
+        "disks": ["nl-sas-4tb", "nl-sas-6tb", "nl-sas-8tb", "nl-sas-10tb", "nl-sas-12tb", "nl-sas-16tb"],
+        "expansions": [0, 1, 2],
+        "max_bricks": 500,
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(URL, request, format="json")
+    assert response.status_code == 202
+    job = api.get(response.json()["status_url"]).json()
+    assert job["status"] == "done" and job["progress"] == 100
+    assert job["result"]["candidates_evaluated"] >= 10_000 and job["result"]["results"]
+    assert api.get("/api/v1/solve/jobs/00000000-0000-0000-0000-000000000000/").status_code == 404
+
+
+def test_the_page_runs_a_large_search_as_a_job(client, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.get(
+            "/solve/",
+            {
+                "run": "1",
+                "usable_pib": "2",
+                "read_gbps": "30",
+                "disks": ["nl-sas-4tb", "nl-sas-6tb", "nl-sas-8tb", "nl-sas-10tb", "nl-sas-12tb", "nl-sas-16tb"],
+                "expansions": ["0", "1", "2"],
+                "max_bricks": "500",
+            },
+        )
+    assert response.status_code == 302 and "?job=" in response["Location"]
+    html = client.get(response["Location"]).content.decode()
+    assert 'id="solve-results"' in html
