@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import hashlib
-import uuid
 import secrets
+import uuid
 
 from django.conf import settings
 from django.db import models
