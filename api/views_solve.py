@@ -114,6 +114,11 @@ class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     calibration = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     clients = ClientsSerializer(required=False, allow_null=True)
     metadata_sizing = MetadataSizingSerializer(required=False)
+    mixes = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Also try two brick lines mixed (1-30 bricks each) when at most 12 brick options are allowed.",
+    )
     max_bricks = serializers.IntegerField(required=False, default=200, min_value=1, max_value=500, help_text="Largest brick count tried.")
     limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=500, help_text="Results returned.")
 

@@ -38,8 +38,10 @@ class Candidate:
     price: float
     rack_count: int
     units_used: int
-    power_w: float
+    power_w: float = 0.0
     on_frontier: bool = False
+    option2: int | None = None  # a mix: a second brick line
+    count2: int = 0
 
 
 @dataclass
@@ -59,6 +61,19 @@ def _batch_for_counts(base: DesignInput, max_count: int) -> tuple[BatchInput, np
     groups["count"] = counts[:, None]
     designs = {k: np.repeat(v, max_count, axis=0) for k, v in proto.designs.items()}
     return BatchInput(groups=groups, designs=designs), counts
+
+
+def _batch_for_pair(first: DesignInput, second: DesignInput, max_count: int) -> tuple[BatchInput, np.ndarray, np.ndarray]:
+    """Two brick lines mixed, counts 1..max_count each: max_count^2 candidates."""
+    base = dataclasses.replace(first, bricks=(first.bricks[0], second.bricks[0]))
+    proto = BatchInput.from_designs([base])
+    c1, c2 = np.meshgrid(np.arange(1, max_count + 1, dtype=float), np.arange(1, max_count + 1, dtype=float), indexing="ij")
+    c1, c2 = c1.ravel(), c2.ravel()
+    n = c1.size
+    groups = {k: np.repeat(v, n, axis=0) for k, v in proto.groups.items()}
+    groups["count"] = np.stack([c1, c2], axis=1)
+    designs = {k: np.repeat(v, n, axis=0) for k, v in proto.designs.items()}
+    return BatchInput(groups=groups, designs=designs), c1, c2
 
 
 def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.ndarray:
@@ -87,9 +102,18 @@ def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.n
 
 
 def solve(
-    options: list[DesignInput], targets: Targets, *, max_count: int = 200, limit: int = 50, progress=None, chunk_candidates: int = 100_000
+    options: list[DesignInput],
+    targets: Targets,
+    *,
+    max_count: int = 200,
+    limit: int = 50,
+    progress=None,
+    chunk_candidates: int = 100_000,
+    pairs: list[tuple[int, int]] = (),
+    pair_max_count: int = 0,
 ) -> SolveResult:
-    """Evaluate every option at counts 1..max_count and rank the ones meeting the targets.
+    """Evaluate every option at counts 1..max_count, and every pair of options mixed at counts
+    1..pair_max_count each, and rank the candidates meeting the targets.
 
     Options are evaluated in chunks of about `chunk_candidates` candidates (bounded memory);
     `progress(fraction)` is called after each chunk.
@@ -97,15 +121,10 @@ def solve(
     if not options:
         raise ValueError("no brick options to search")
     per_chunk = max(1, chunk_candidates // max_count)
-    cols = {k: [] for k in ("usable", "read", "write", "price", "racks", "units", "power", "fits", "option", "count")}
-    for start in range(0, len(options), per_chunk):
-        chunk = options[start : start + per_chunk]
-        parts = [_batch_for_counts(option, max_count) for option in chunk]
-        batch = BatchInput(
-            groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
-            designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
-        )
-        res = evaluate_batch(batch)
+    cols = {k: [] for k in ("usable", "read", "write", "price", "racks", "units", "power", "fits", "option", "count", "option2", "count2")}
+    steps = len(options) + len(pairs)
+
+    def collect(res, option, count, option2, count2):
         cols["usable"].append(res.usable_bytes / PIB)
         cols["read"].append(res.read_gbps)
         cols["write"].append(res.write_gbps)
@@ -114,11 +133,35 @@ def solve(
         cols["units"].append(res.units_used)
         cols["power"].append(res.power_w)
         cols["fits"].append(res.racks_fit)
-        cols["option"].append(np.repeat(np.arange(start, start + len(chunk)), max_count))
-        cols["count"].append(np.concatenate([p[1] for p in parts]))
+        cols["option"].append(option)
+        cols["count"].append(count)
+        cols["option2"].append(option2)
+        cols["count2"].append(count2)
+
+    for start in range(0, len(options), per_chunk):
+        chunk = options[start : start + per_chunk]
+        parts = [_batch_for_counts(option, max_count) for option in chunk]
+        batch = BatchInput(
+            groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
+            designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
+        )
+        res = evaluate_batch(batch)
+        n = len(chunk) * max_count
+        collect(
+            res,
+            np.repeat(np.arange(start, start + len(chunk)), max_count),
+            np.concatenate([p[1] for p in parts]),
+            np.full(n, -1),
+            np.zeros(n),
+        )
         if progress is not None:
-            progress(min(1.0, (start + len(chunk)) / len(options)))
-    usable, read, write, price, racks, units, power, fits, option_index, counts = (np.concatenate(cols[k]) for k in cols)
+            progress(min(1.0, (start + len(chunk)) / steps))
+    for k, (i, j) in enumerate(pairs):
+        batch, c1, c2 = _batch_for_pair(options[i], options[j], pair_max_count)
+        collect(evaluate_batch(batch), np.full(c1.size, i), c1, np.full(c1.size, j), c2)
+        if progress is not None and (k % 10 == 9 or k == len(pairs) - 1):
+            progress(min(1.0, (len(options) + k + 1) / steps))
+    usable, read, write, price, racks, units, power, fits, option_index, counts, option2, counts2 = (np.concatenate(cols[k]) for k in cols)
 
     checks = {
         "usable_pib": usable >= (targets.usable_pib or 0) - 1e-9,
@@ -135,6 +178,8 @@ def solve(
         return Candidate(
             option=int(option_index[i]),
             count=int(counts[i]),
+            option2=int(option2[i]) if option2[i] >= 0 else None,
+            count2=int(counts2[i]),
             usable_pib=float(usable[i]),
             read_gbps=float(read[i]),
             write_gbps=float(write[i]),

@@ -10,6 +10,8 @@ from planner.spec import SpecError, normalise_spec
 from .evaluation import design_resolve
 
 MAX_CANDIDATES = 2_000_000
+MIX_MAX_OPTIONS = 12  # two-line mixes are tried when the request allows at most this many brick options
+MIX_MAX_COUNT = 30  # ... with 1 to 30 bricks on each line
 SYNC_CANDIDATES = 50_000  # larger searches run as Celery tasks with progress
 
 
@@ -133,20 +135,36 @@ def design_solve(*, request: dict, user=None, progress=None) -> dict:
                 ]
             }
         )
-    result = solver.solve(options, targets, max_count=max_bricks, limit=request.get("limit", 50), progress=progress)
+    pairs, pair_max = [], 0
+    if request.get("mixes", True) and 1 < len(options) <= MIX_MAX_OPTIONS:
+        pairs = [
+            (i, j)
+            for i in range(len(options))
+            for j in range(i + 1, len(options))
+            if described[i]["template"] != described[j]["template"] or described[i]["disk"] != described[j]["disk"]
+        ]
+        pair_max = min(MIX_MAX_COUNT, max_bricks)
+    result = solver.solve(
+        options, targets, max_count=max_bricks, limit=request.get("limit", 50), progress=progress, pairs=pairs, pair_max_count=pair_max
+    )
 
     def describe(c: solver.Candidate) -> dict:
         option = described[c.option]
-        spec = {
-            **option["spec"],
-            "bricks": [{**option["spec"]["bricks"][0], "count": c.count}],
-            "name": f"{c.count} x {option['template_name']}, {option['disk']}",
-        }
+        lines = [{**option["spec"]["bricks"][0], "count": c.count}]
+        name = f"{c.count} x {option['template_name']}, {option['disk']}"
+        template, disk = option["template"], option["disk"]
+        if c.option2 is not None:  # a mix of two brick lines
+            other = described[c.option2]
+            lines.append({**other["spec"]["bricks"][0], "count": c.count2})
+            name += f" + {c.count2} x {other['template_name']}, {other['disk']}"
+            template = f"{template} + {other['template']}"
+            disk = disk if disk == other["disk"] else f"{disk} + {other['disk']}"
         return {
-            "template": option["template"],
-            "disk": option["disk"],
+            "template": template,
+            "disk": disk,
             "expansions": option["expansions"],
-            "count": c.count,
+            "count": c.count + c.count2,
+            "lines": [{k: line[k] for k in ("template", "count", "disk", "expansions")} for line in lines],
             "usable_pib": round(c.usable_pib, 4),
             "read_gbps": round(c.read_gbps, 2),
             "write_gbps": round(c.write_gbps, 2),
@@ -155,7 +173,7 @@ def design_solve(*, request: dict, user=None, progress=None) -> dict:
             "units_used": c.units_used,
             "power_w": round(c.power_w, 1),
             "on_frontier": c.on_frontier,
-            "spec": spec,
+            "spec": {**option["spec"], "bricks": lines, "name": name},
         }
 
     names = {

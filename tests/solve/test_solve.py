@@ -21,7 +21,16 @@ def test_one_pib_and_9_gbps_with_metadata_in_the_rack_is_study_rack_a_with_b_on_
     frontier = {(f["template"], f["count"]) for f in body["frontier"]}
     assert ("md3460-capacity", 2) in frontier and ("md3460-performance", 6) in frontier
     assert best["spec"]["bricks"] == [{"template": "md3460-capacity", "count": 2, "disk": "nl-sas-4tb", "expansions": 2}]
-    assert body["unmet"] == [] and body["feasible"] > 0 and body["candidates_evaluated"] == 400
+    assert body["unmet"] == [] and body["feasible"] > 0
+    assert body["candidates_evaluated"] == 2 * 200 + 30 * 30  # each template 1-200 bricks, and the two mixed 1-30 each
+    mixes = [f for f in body["frontier"] if len(f["lines"]) == 2]
+    assert mixes and {line["template"] for line in mixes[0]["lines"]} == {"md3460-capacity", "md3460-performance"}
+    mixed = api.post("/api/v1/evaluate/", mixes[0]["spec"], format="json").json()
+    assert mixed["price"]["total"] == pytest.approx(mixes[0]["price"], abs=0.05) and mixed["read_gbps"] == pytest.approx(
+        mixes[0]["read_gbps"]
+    )
+    without = api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0, "read_gbps": 9}, "mixes": False}, format="json").json()
+    assert without["candidates_evaluated"] == 400
 
 
 def test_36_gbps_and_1_3_pib_without_metadata_is_study_rack_d(api):
