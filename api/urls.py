@@ -19,7 +19,11 @@ urlpatterns = [
     re_path(r"^evaluate/?$", views.EvaluateView.as_view(), name="evaluate"),
     re_path(r"^compare/?$", views_designs.CompareView.as_view(), name="compare"),
     re_path(r"^solve/?$", views_solve.SolveView.as_view(), name="solve"),
-    re_path(r"^solve/jobs/(?P<pk>[0-9a-f-]{36})/?$", views_solve.SolveJobView.as_view(), name="solve-job"),
+    re_path(
+        r"^solve/jobs/(?P<pk>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/?$",
+        views_solve.SolveJobView.as_view(),
+        name="solve-job",
+    ),
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/?$", views_designs.SharedDesignView.as_view(), name="shared-design"),
     re_path(r"^shared/(?P<token>[A-Za-z0-9_-]+)/exports/?$", views_exports.SharedExportsView.as_view(), name="shared-exports"),
     re_path(

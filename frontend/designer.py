@@ -281,7 +281,12 @@ def solve_page(request):
     if q.get("job"):
         from planner.models import SolveJob
 
-        job = SolveJob.objects.filter(pk=q["job"]).first() if len(q["job"]) == 36 else None
+        import uuid
+
+        try:
+            job = SolveJob.objects.filter(pk=uuid.UUID(q["job"])).first()
+        except ValueError:
+            job = None
         if job is None:
             errors = {"job": ["no such search (it may have been cleaned up): run it again"]}
         elif job.status == SolveJob.Status.DONE:

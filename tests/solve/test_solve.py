@@ -194,3 +194,10 @@ def test_the_page_runs_a_large_search_as_a_job(client, django_capture_on_commit_
     assert response.status_code == 302 and "?job=" in response["Location"]
     html = client.get(response["Location"]).content.decode()
     assert 'id="solve-results"' in html
+
+
+@pytest.mark.parametrize("job", ["000000000000000000000000000000000000", "not-a-uuid", "00000000-0000-0000-0000-000000000000"])
+def test_unknown_or_malformed_solve_jobs_are_404_or_a_message(api, client, job):
+    assert api.get(f"/api/v1/solve/jobs/{job}/").status_code == 404
+    page = client.get("/solve/", {"job": job})
+    assert page.status_code == 400 and "no such search" in page.content.decode()
