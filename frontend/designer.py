@@ -279,9 +279,9 @@ def solve_page(request):
     q = request.GET
     answer, errors, job = None, {}, None
     if q.get("job"):
-        from planner.models import SolveJob
-
         import uuid
+
+        from planner.models import SolveJob
 
         try:
             job = SolveJob.objects.filter(pk=uuid.UUID(q["job"])).first()
