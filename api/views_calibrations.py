@@ -100,14 +100,7 @@ class CalibrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
         data.is_valid(raise_exception=True)
         v = data.validated_data
         try:
-            calibration = services.calibration_create(
-                owner=request.user,
-                name=v["name"],
-                brick_template=v["brick_template"],
-                obdfilter=v.get("obdfilter_file"),
-                ior=v.get("ior_file"),
-                ior_bricks=v["ior_bricks"],
-            )
+            calibration = services.calibration_from_upload(owner=request.user, upload=v)
         except services.SpecError as exc:
             return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(CalibrationSerializer(calibration).data, status=status.HTTP_201_CREATED)

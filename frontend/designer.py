@@ -228,14 +228,7 @@ def calibrations(request):
         if data.is_valid():
             v = data.validated_data
             try:
-                calibration = services.calibration_create(
-                    owner=request.user,
-                    name=v["name"],
-                    brick_template=v["brick_template"],
-                    obdfilter=v.get("obdfilter_file"),
-                    ior=v.get("ior_file"),
-                    ior_bricks=v["ior_bricks"],
-                )
+                calibration = services.calibration_from_upload(owner=request.user, upload=v)
                 return redirect("frontend:calibration", calibration_id=calibration.id)
             except SpecError as exc:
                 errors = exc.errors

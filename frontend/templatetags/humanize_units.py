@@ -4,15 +4,7 @@ from django import template
 
 register = template.Library()
 
-STAGE_LABELS = {
-    "disks": "Disks",
-    "expansion_link": "Expansion link",
-    "raid_controller": "RAID controllers",
-    "host_links": "Host links",
-    "server": "Server (HBAs)",
-    "network": "Network adapter",
-    "clients": "Clients",
-}
+from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for pages and sheets
 
 
 @register.filter

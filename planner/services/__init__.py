@@ -3,7 +3,7 @@ keyword-only functions named <entity>_<action>). Front doors import from here.""
 
 from planner.spec import SPEC_DEFAULTS, SpecError
 
-from .calibrations import calibration_create, calibrations_visible_to
+from .calibrations import calibration_create, calibration_from_upload, calibrations_visible_to
 from .designs import (
     DesignNotFound,
     VersionConflict,
@@ -27,6 +27,7 @@ __all__ = [
     "solve_request",
     "solve_run",
     "calibration_create",
+    "calibration_from_upload",
     "calibrations_visible_to",
     "SPEC_DEFAULTS",
     "DesignNotFound",

@@ -153,3 +153,15 @@ def calibration_figures(calibration: Calibration, tuning_read: float, tuning_wri
                 f"over the tuning profile's efficiency {tuning_eff:.2f}"
             )
     return {"figures": out, "sources": sources}
+
+
+def calibration_from_upload(*, owner, upload: dict) -> Calibration:
+    """Create a calibration from validated upload fields (name, brick_template, *_file, ior_bricks)."""
+    return calibration_create(
+        owner=owner,
+        name=upload["name"],
+        brick_template=upload["brick_template"],
+        obdfilter=upload.get("obdfilter_file"),
+        ior=upload.get("ior_file"),
+        ior_bricks=upload["ior_bricks"],
+    )
