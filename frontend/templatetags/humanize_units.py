@@ -2,9 +2,10 @@
 
 from django import template
 
+from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for pages and sheets
+
 register = template.Library()
 
-from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for pages and sheets
 
 
 @register.filter
