@@ -7,7 +7,6 @@ from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for 
 register = template.Library()
 
 
-
 @register.filter
 def stage_label(value: str) -> str:
     """A stage key as words, e.g. raid_controller -> RAID controllers."""

@@ -310,29 +310,18 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     switch_units = d["rack_units"] - d["rack_usable_units"]
     units_used = np.sum(count * b["brick_height"] + standby * b["server_height"], axis=1) + racks * switch_units + md * d["md_height"]
 
-    # power and weight
-    power = (
-        np.sum(
-            servers * b["server_power"]
-            + quantities["heads"] * b["head_power"]
-            + quantities["exps"] * b["exp_power"]
-            + quantities["disks"] * b["disk_power"],
-            axis=1,
+    # power and weight: every part of every brick, plus the racks' switch kits and the metadata cell
+    def parts_total(per: str) -> np.ndarray:
+        bricks = (
+            servers * b[f"server_{per}"]
+            + quantities["heads"] * b[f"head_{per}"]
+            + quantities["exps"] * b[f"exp_{per}"]
+            + quantities["disks"] * b[f"disk_{per}"]
         )
-        + racks * d["rack_kit_power"]
-        + md * d["md_power"]
-    )
-    weight = (
-        np.sum(
-            servers * b["server_weight"]
-            + quantities["heads"] * b["head_weight"]
-            + quantities["exps"] * b["exp_weight"]
-            + quantities["disks"] * b["disk_weight"],
-            axis=1,
-        )
-        + racks * d["rack_kit_weight"]
-        + md * d["md_weight"]
-    )
+        return np.sum(bricks, axis=1) + racks * d[f"rack_kit_{per}"] + md * d[f"md_{per}"]
+
+    power = parts_total("power")
+    weight = parts_total("weight")
 
     # price
     hardware = (

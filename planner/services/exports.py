@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from hardware_catalog import models as cat
+from planner.engine.cost import relative_price as relative_price_of
 from planner.models import Design, ExportJob
 from planner.rendering import sheet
 from planner.rendering.elevation import render_racks
@@ -163,7 +164,8 @@ def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list
 
         reference_name = ref[0]
         ref_total = design_evaluate(spec=ref[1], prices=ref[2], user=job.requested_by or design.owner).price["total"]
-        relative_price = f"{evaluation['price']['total'] / ref_total:.2f}" if ref_total > 0 else None
+        ratio = relative_price_of(evaluation["price"]["total"], ref_total)
+        relative_price = f"{ratio:.2f}" if ratio is not None else None
     for rack in evaluation["racks"]:
         rack["power_kw"] = f"{rack['power_w'] / 1000:.1f}"
         rack["budget_kw"] = f"{rack['power_budget_w'] / 1000:.1f}"
