@@ -31,4 +31,6 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is not None and isinstance(exc, ValidationError):
         response.data = _lift(response.data, top=True)
+        if isinstance(response.data, list):  # e.g. a filter refusing a query parameter: still one object
+            response.data = {"detail": " ".join(str(m) for m in response.data)}
     return response

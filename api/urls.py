@@ -38,5 +38,5 @@ urlpatterns = [
     re_path(r"^exports/(?P<pk>[0-9]+)/?$", views_exports.ExportDetailView.as_view(), name="export-detail"),
     re_path(r"^exports/(?P<pk>[0-9]+)/download/?$", views_exports.ExportDownloadView.as_view(), name="export-download"),
     path("", include(router.urls)),
-    re_path(r"^.*$", views.api_not_found, name="api-not-found"),
+    re_path(r"^[\s\S]*$", views.api_not_found, name="api-not-found"),  # any path, newlines included
 ]

@@ -189,3 +189,13 @@ def test_evaluate_refuses_oversized_bodies_with_413(api):
     response = api.post(URL, body, content_type="application/json")
     assert response.status_code == 413
     assert "limit" in response.json()["detail"]
+
+
+def test_a_null_character_in_a_query_is_a_400_object(api):
+    response = api.get("/api/v1/catalogue/servers/", {"search": "a\x00b"})
+    assert response.status_code == 400 and response.json() == {"detail": "Null characters are not allowed."}
+
+
+def test_odd_api_paths_with_control_characters_answer_json_404(api):
+    response = api.get("/api/v1/exports/%C2%AA%12e%0A%07I/download/")
+    assert response.status_code == 404 and response["Content-Type"] == "application/json"
