@@ -78,6 +78,7 @@ class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
             "capacity_tb",
             "read_mbps",
             "write_mbps",
+            "inner_mbps",
             "random_iops",
             "power_w",
             "weight_kg",
@@ -108,6 +109,8 @@ class EnclosureSerializer(FullCleanMixin, serializers.ModelSerializer):
             "uplink_lane_gbps",
             "uplink_efficiency",
             "max_expansions",
+            "cache_merge",
+            "max_request_kib",
             "power_w",
             "weight_kg",
         )
@@ -154,9 +157,22 @@ class RackSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSeri
 
 
 class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
+    request_kib = serializers.IntegerField(
+        read_only=True, help_text="The request reaching the block device: the RPC split by max_sectors_kib and sg_entries x 4 KiB."
+    )
+
     class Meta:
         model = cat.TuningProfile
-        fields = COMMON + ("request_kib", "software_read_efficiency", "software_write_efficiency", "recipe")
+        fields = COMMON + (
+            "rpc_kib",
+            "max_sectors_kib",
+            "sg_entries",
+            "rpcs_in_flight",
+            "request_kib",
+            "software_read_efficiency",
+            "software_write_efficiency",
+            "recipe",
+        )
 
 
 class BrickTemplateSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -225,9 +241,23 @@ class MetadataCellSerializer(NestedListWriteMixin, FullCleanMixin, serializers.M
     nested_fields = ("items",)
     nested = ("items", cat.MetadataCellItem, "cell")
 
+    mdt_enclosure = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Enclosure.objects.all(), required=False, allow_null=True)
+    mdt_disk = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Disk.objects.all(), required=False, allow_null=True)
+
     class Meta:
         model = cat.MetadataCell
-        fields = COMMON + ("items",)
+        fields = COMMON + (
+            "mdt_count",
+            "mdt_enclosure",
+            "mdt_disk",
+            "mdt_disk_count",
+            "mdt_raid_level",
+            "mdt_raid_data",
+            "mdt_raid_parity",
+            "mdt_raid_groups",
+            "bytes_per_inode",
+            "items",
+        )
 
 
 class PriceItemSerializer(serializers.ModelSerializer):
@@ -288,6 +318,19 @@ def _slug(**kwargs):
     return serializers.SlugField(max_length=80, **kwargs)
 
 
+class RaidSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Per enclosure: `groups` RAID groups of `data` + `parity` disks plus `spares`; each group is an OST."""
+
+    level = serializers.ChoiceField(
+        choices=list(spec_rules.RAID_LEVELS), required=False, help_text="raid5, raid6, raid10 (parity = data), raidz1-3 (ZFS)."
+    )
+    data = serializers.IntegerField(required=False, min_value=1, max_value=spec_rules.MAX_RAID_DISKS)
+    parity = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=spec_rules.MAX_RAID_DISKS)
+    groups = serializers.IntegerField(required=False, min_value=1, max_value=spec_rules.MAX_RAID_GROUPS)
+    spares = serializers.IntegerField(required=False, min_value=0, max_value=spec_rules.MAX_RAID_DISKS)
+    segment_kib = serializers.IntegerField(required=False, min_value=4, max_value=4096)
+
+
 class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
     """One line of a design: so many bricks of a template, with optional overrides."""
 
@@ -309,16 +352,56 @@ class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
         help_text="Expansion enclosures behind each head.",
     )
     adapter = _slug(required=False, allow_null=True, help_text="Network adapter slug overriding the template's.")
+    adapters_per_server = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=spec_rules.MAX_ADAPTERS_PER_SERVER,
+        help_text="Network adapters per server (limited by the server's PCIe slots).",
+    )
+    storage_ports = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=spec_rules.MAX_STORAGE_PORTS,
+        help_text="Storage ports cabled per server: SAS wide ports to the head or JBOD, or iSCSI/FC ports to the SAN.",
+    )
+    raid = RaidSerializer(required=False, allow_null=True, help_text="RAID layout per enclosure, over the template's.")
 
 
 class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
     cell = _slug(required=False, default="mds-cell")
-    placement = serializers.ChoiceField(choices=["in_rack", "separate_rack", "none"], required=False, default="in_rack")
+    placement = serializers.ChoiceField(choices=list(spec_rules.PLACEMENT_CHOICES), required=False, default="in_rack")
 
 
 class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
     count = serializers.IntegerField(min_value=1, max_value=spec_rules.MAX_CLIENTS)
     adapter = _slug(help_text="Each client's network adapter slug, e.g. ib-fdr.")
+    rpc_round_trip_ms = serializers.FloatField(
+        required=False,
+        min_value=0.0,
+        max_value=spec_rules.MAX_RPC_ROUND_TRIP_MS,
+        help_text="Time one bulk RPC takes from send to reply, ms: with RPCs in flight and RPC size it sets Lustre's per-client limit (0: only the link).",
+    )
+    streams = serializers.IntegerField(
+        required=False, min_value=1, max_value=4096, help_text="OSTs one client keeps busy at once (default 1)."
+    )
+
+
+class FabricSerializer(StrictFieldsMixin, serializers.Serializer):
+    oversubscription = serializers.FloatField(
+        required=False,
+        min_value=1.0,
+        max_value=spec_rules.MAX_OVERSUBSCRIPTION,
+        help_text="Edge switches' downlinks : uplinks to the core.",
+    )
+    core_gbps = serializers.FloatField(
+        required=False,
+        allow_null=True,
+        min_value=0.001,
+        max_value=spec_rules.MAX_CORE_GBPS,
+        help_text="The core's bisection bandwidth, GB/s.",
+    )
 
 
 class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
@@ -334,8 +417,14 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     metadata = MetadataSerializer(required=False)
     rack = _slug(required=False, default="rack-42u")
     tuning = _slug(required=False, default="large-io")
-    failover = serializers.ChoiceField(choices=["paired", "none"], required=False, default="paired")
+    failover = serializers.ChoiceField(
+        choices=list(spec_rules.FAILOVER_CHOICES),
+        required=False,
+        allow_null=True,
+        help_text="paired (OSS servers in HA pairs) or none; left out: paired unless a brick keeps its disks inside its server.",
+    )
     clients = ClientsSerializer(required=False, allow_null=True)
+    fabric = FabricSerializer(required=False, allow_null=True, help_text="The client fabric: oversubscription and core bandwidth.")
     price_list = _slug(required=False, default="illustrative")
     calibration = serializers.IntegerField(
         required=False,
@@ -440,3 +529,6 @@ class EvaluationSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
     assumptions = serializers.ListField(child=serializers.CharField())
     sources = serializers.DictField()
+    metadata = serializers.DictField(
+        allow_null=True, help_text="The metadata cell: MDT count, usable MDT capacity (TiB), inodes at its bytes per inode."
+    )

@@ -147,6 +147,8 @@ def load_catalogue(directory: Path = FIXTURES_DIR, *, update: bool = False) -> L
     for record in read_fixture(directory / "metadata.yaml"):
         record = dict(record)
         items = record.pop("items", [])
+        record["mdt_enclosure"] = _resolve(models.Enclosure, record.get("mdt_enclosure"), f"metadata cell {record.get('slug')}")
+        record["mdt_disk"] = _resolve(models.Disk, record.get("mdt_disk"), f"metadata cell {record.get('slug')}")
         cell, written = _save(models.MetadataCell, record, report, update, "MetadataCell")
         if written:
             cell.items.all().delete()

@@ -70,7 +70,7 @@ class Disk(CatalogueItem):
         SATA = "sata", "SATA"
         SSD_SAS = "ssd-sas", "SAS SSD"
 
-    SOURCED_FIELDS = ("capacity_tb", "read_mbps", "write_mbps", "random_iops", "power_w", "weight_kg", "afr_percent")
+    SOURCED_FIELDS = ("capacity_tb", "read_mbps", "write_mbps", "inner_mbps", "random_iops", "power_w", "weight_kg", "afr_percent")
 
     interface = models.CharField(max_length=16, choices=Interface.choices)
     form_factor = models.CharField(max_length=8, choices=[("3.5", '3.5"'), ("2.5", '2.5"')], default="3.5")
@@ -78,6 +78,12 @@ class Disk(CatalogueItem):
     capacity_tb = models.DecimalField(max_digits=8, decimal_places=3, validators=_positive(0.001), help_text="Decimal TB (10^12 bytes).")
     read_mbps = models.FloatField(validators=_positive(1), help_text="Sustained sequential read, MB/s.")
     write_mbps = models.FloatField(validators=_positive(1), help_text="Sustained sequential write, MB/s.")
+    inner_mbps = models.FloatField(
+        null=True,
+        blank=True,
+        validators=_positive(1),
+        help_text="Sustained rate at the inner zone, MB/s (data sheet); empty for an SSD (no zones). The planner streams at the average of outer and inner.",
+    )
     random_iops = models.FloatField(validators=_positive(1), help_text="Random 4 KiB IOPS (mixed), per drive.")
     power_w = models.FloatField(validators=_positive(0), help_text="Average operating power, W.")
     weight_kg = models.FloatField(validators=_positive(0), help_text="Weight with carrier, kg.")
@@ -117,7 +123,8 @@ class Enclosure(CatalogueItem):
         RAID_HEAD = "raid_head", "RAID head (controllers)"
         EXPANSION = "expansion", "Expansion enclosure"
         JBOD = "jbod", "JBOD"
-        ISCSI_ARRAY = "iscsi_array", "iSCSI array"
+        ISCSI_ARRAY = "iscsi_array", "iSCSI SAN array"
+        FC_ARRAY = "fc_array", "Fibre Channel SAN array"
         INTERNAL = "internal", "Server internal bays"
 
     SOURCED_FIELDS = (
@@ -132,6 +139,8 @@ class Enclosure(CatalogueItem):
         "uplink_lane_gbps",
         "uplink_efficiency",
         "max_expansions",
+        "cache_merge",
+        "max_request_kib",
         "power_w",
         "weight_kg",
     )
@@ -152,13 +161,25 @@ class Enclosure(CatalogueItem):
     uplink_lanes = models.PositiveSmallIntegerField(default=1, help_text="Lanes per port (4 for a SAS wide port).")
     uplink_lane_gbps = models.FloatField(default=0, help_text="Signalling rate per lane, Gb/s.")
     uplink_efficiency = models.FloatField(default=1.0, help_text="Encoding x protocol efficiency of the uplink.")
-    max_expansions = models.PositiveSmallIntegerField(default=0, help_text="Expansion enclosures supported behind this head.")
+    max_expansions = models.PositiveSmallIntegerField(
+        default=0, help_text="Expansion enclosures supported behind this head (for a SAN array: further members in its group)."
+    )
+    cache_merge = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Share (0-1) of a sequential stream's partial-stripe writes that the write-back cache coalesces into full stripes.",
+    )
+    max_request_kib = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Largest request the controllers take in one piece, KiB (empty: no limit below the host's)."
+    )
     power_w = models.FloatField(validators=_positive(0), help_text="Power without drives (controllers, fans, supplies), W.")
     weight_kg = models.FloatField(validators=_positive(0), help_text="Weight without drives, kg.")
 
     def clean(self) -> None:
         super().clean()
-        if self.kind in (self.Kind.RAID_HEAD, self.Kind.ISCSI_ARRAY, self.Kind.INTERNAL) and self.controllers:
+        if self.cache_merge is not None and not 0 <= self.cache_merge <= 1:
+            raise ValidationError({"cache_merge": "a share between 0 and 1"})
+        if self.kind in (self.Kind.RAID_HEAD, self.Kind.ISCSI_ARRAY, self.Kind.FC_ARRAY, self.Kind.INTERNAL) and self.controllers:
             for field in ("controller_read_mbps", "controller_write_mbps"):
                 if getattr(self, field) in (None, 0):
                     raise ValidationError({field: "required for an enclosure with RAID controllers"})
@@ -243,18 +264,35 @@ class RackSwitch(models.Model):
 
 
 class TuningProfile(CatalogueItem):
-    """An I/O tuning profile: the request size reaching the RAID controllers and Lustre's efficiency.
+    """An I/O tuning profile: the Lustre RPC size, the block layer's limits on one request, RPCs in
+    flight, and Lustre's efficiency.
 
-    `software_*_efficiency` is end-to-end (IOR) throughput over back-end (obdfilter-survey)
-    throughput. `recipe` is the checklist of settings, a list of {layer, parameter, value}.
+    The request reaching the controllers is the RPC split by the smallest of `max_sectors_kib` and
+    `sg_entries` x 4 KiB pages (and, in the brick, the controller's own limit): a 4 MiB RPC helps
+    only where every layer passes 4 MiB. `software_*_efficiency` is end-to-end (IOR) throughput
+    over back-end (obdfilter-survey) throughput. `recipe` is the checklist of settings, a list of
+    {layer, parameter, value}.
     """
 
-    SOURCED_FIELDS = ("request_kib", "software_read_efficiency", "software_write_efficiency")
+    SOURCED_FIELDS = ("rpc_kib", "max_sectors_kib", "sg_entries", "rpcs_in_flight", "software_read_efficiency", "software_write_efficiency")
 
-    request_kib = models.PositiveIntegerField(validators=_positive(4), help_text="I/O request size reaching the controllers, KiB.")
+    rpc_kib = models.PositiveIntegerField(default=1024, validators=_positive(4), help_text="Lustre bulk RPC size, KiB.")
+    max_sectors_kib = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Block layer's max_sectors_kb on the OSS: the largest request it issues, KiB."
+    )
+    sg_entries = models.PositiveIntegerField(
+        null=True, blank=True, help_text="HBA driver's scatter-gather entries per request (x 4 KiB pages), e.g. mpt3sas max_sgl_entries."
+    )
+    rpcs_in_flight = models.PositiveIntegerField(default=8, help_text="Client osc.*.max_rpcs_in_flight.")
     software_read_efficiency = models.FloatField()
     software_write_efficiency = models.FloatField()
     recipe = models.JSONField(default=list, blank=True)
+
+    @property
+    def request_kib(self) -> int:
+        """The request reaching the block device: the RPC split by the block layer's limits, KiB."""
+        limits = [self.rpc_kib] + [v for v in (self.max_sectors_kib, (self.sg_entries or 0) * 4) if v]
+        return min(limits)
 
 
 class BrickTemplate(CatalogueItem):
@@ -268,10 +306,22 @@ class BrickTemplate(CatalogueItem):
         RAID6 = "raid6", "RAID 6"
         RAID5 = "raid5", "RAID 5"
         RAID10 = "raid10", "RAID 10"
-        RAIDZ2 = "raidz2", "RAID-Z2 (software)"
+        RAIDZ1 = "raidz1", "RAID-Z1 (ZFS)"
+        RAIDZ2 = "raidz2", "RAID-Z2 (ZFS)"
+        RAIDZ3 = "raidz3", "RAID-Z3 (ZFS)"
 
     SOURCED_FIELDS = ("host_ports", "fs_overhead_fraction", "software_raid_read_mbps", "software_raid_write_mbps")
 
+    slug = models.SlugField(max_length=80, unique=True, help_text="Stable identifier used by designs and the API.")
+    owner = models.ForeignKey(
+        "auth.User",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="brick_templates",
+        help_text="Empty: the catalogue's own.",
+    )
+    shared_with = models.ManyToManyField("auth.User", blank=True, related_name="brick_templates_shared")
     role = models.CharField(max_length=32, default="performance", help_text="performance, capacity, ... (for grouping).")
     server = models.ForeignKey(Server, on_delete=models.PROTECT, related_name="+")
     servers_per_brick = models.PositiveSmallIntegerField(default=1)
@@ -290,7 +340,7 @@ class BrickTemplate(CatalogueItem):
     groups_per_enclosure = models.PositiveSmallIntegerField(validators=_positive(1))
     spares_per_enclosure = models.PositiveSmallIntegerField(default=0)
     host_ports = models.PositiveSmallIntegerField(
-        default=0, help_text="Head uplink ports cabled to the brick's server(s) without failover pairing."
+        default=0, help_text="Storage ports cabled per server (SAS wide ports to the head, or iSCSI/FC ports to the SAN)."
     )
     fs_overhead_fraction = models.FloatField(default=0.01, help_text="Share of the OST volume lost to the file system (journal, inodes).")
     software_raid_read_mbps = models.FloatField(
@@ -320,10 +370,19 @@ class BrickTemplate(CatalogueItem):
 class MetadataCell(CatalogueItem):
     """The metadata part of a file system: MDS pair, MGS, metadata storage, management server."""
 
-    SOURCED_FIELDS = ("mdt_count", "mdt_usable_tb")
+    SOURCED_FIELDS = ("mdt_count", "mdt_disk_count", "mdt_raid_level", "bytes_per_inode")
 
-    mdt_count = models.PositiveSmallIntegerField(default=1, help_text="MDTs the cell's storage is formatted as.")
-    mdt_usable_tb = models.DecimalField(max_digits=8, decimal_places=3, default=1, help_text="Usable capacity per MDT, decimal TB.")
+    mdt_count = models.PositiveSmallIntegerField(default=1, help_text="MDTs the cell's storage is formatted as (DNE).")
+    mdt_enclosure = models.ForeignKey(
+        Enclosure, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="Enclosure model holding the MDT disks."
+    )
+    mdt_disk = models.ForeignKey(Disk, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="MDT disk model.")
+    mdt_disk_count = models.PositiveSmallIntegerField(default=0, help_text="MDT disks, spares included.")
+    mdt_raid_level = models.CharField(max_length=8, choices=BrickTemplate.Raid.choices, default="raid10")
+    mdt_raid_data = models.PositiveSmallIntegerField(default=1, help_text="Data disks per RAID group (mirrors for RAID 10).")
+    mdt_raid_parity = models.PositiveSmallIntegerField(default=1, help_text="Parity disks per group (RAID 10: as many as data).")
+    mdt_raid_groups = models.PositiveSmallIntegerField(default=1)
+    bytes_per_inode = models.PositiveIntegerField(default=2560, help_text="ldiskfs MDT format: one inode per so many bytes.")
 
     def items_list(self):
         return list(self.items.all())

@@ -37,9 +37,13 @@ def catalogue_queryset(kind: str) -> QuerySet:
     if kind == "tuning-profiles":
         return models.TuningProfile.objects.order_by("slug")
     if kind == "brick-templates":
-        return models.BrickTemplate.objects.select_related("server", "hba", "network_adapter", "head", "expansion", "disk").order_by("slug")
+        return (
+            models.BrickTemplate.objects.filter(owner__isnull=True)
+            .select_related("server", "hba", "network_adapter", "head", "expansion", "disk")
+            .order_by("slug")
+        )
     if kind == "metadata-cells":
-        return models.MetadataCell.objects.prefetch_related("items").order_by("slug")
+        return models.MetadataCell.objects.select_related("mdt_enclosure", "mdt_disk").prefetch_related("items").order_by("slug")
     if kind == "price-lists":
         return models.PriceList.objects.prefetch_related("items").order_by("slug")
     raise KeyError(kind)

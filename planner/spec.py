@@ -1,7 +1,9 @@
-"""The DesignSpec (public contract v1): defaults, limits and the error raised for a bad spec.
+"""The DesignSpec (public contract v1): defaults, limits, choices and the error raised for a bad
+spec, written once. The API serializers, the solve request and the pages read them from here.
 
 Structural validation (types, ranges, choices) is done by `api.serializers.DesignSpecSerializer`;
-catalogue look-ups by `planner.services.design_resolve`. Both report field-level messages.
+catalogue look-ups and what the parts allow by `planner.services.design_resolve`. Both report
+field-level messages.
 """
 
 from __future__ import annotations
@@ -13,17 +15,31 @@ MAX_BRICKS_PER_ENTRY = 500
 MAX_TOTAL_BRICKS = 2000
 MAX_CLIENTS = 100_000
 MAX_EXPANSIONS = 16
+MAX_ADAPTERS_PER_SERVER = 8
+MAX_STORAGE_PORTS = 16
+MAX_RAID_DISKS = 120
+MAX_RAID_GROUPS = 60
+MAX_RPC_ROUND_TRIP_MS = 10_000.0
+MAX_OVERSUBSCRIPTION = 64.0
+MAX_CORE_GBPS = 1_000_000.0
+
+RAID_LEVELS = ("raid5", "raid6", "raid10", "raidz1", "raidz2", "raidz3")
+FAILOVER_CHOICES = ("paired", "none")
+PLACEMENT_CHOICES = ("in_rack", "separate_rack", "none")
 
 SPEC_DEFAULTS = {
     "name": "Untitled design",
     "metadata": {"cell": "mds-cell", "placement": "in_rack"},
     "rack": "rack-42u",
     "tuning": "large-io",
-    "failover": "paired",
+    "failover": None,
     "clients": None,
+    "fabric": None,
     "price_list": "illustrative",
     "calibration": None,
 }
+"""`failover` left out (None) means `paired` where every brick's storage can be reached by a
+partner, `none` when a brick keeps its disks inside its server."""
 
 
 class SpecError(Exception):

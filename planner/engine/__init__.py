@@ -6,7 +6,7 @@ designs at once as arrays (the single-design path is a batch of one).
 """
 
 from .batch import BatchInput, BatchResult, evaluate_batch
-from .evaluate import evaluate
+from .evaluate import evaluate, evaluate_many
 from .inputs import (
     AdapterParams,
     BrickGroup,
@@ -14,10 +14,14 @@ from .inputs import (
     DesignInput,
     DiskParams,
     EnclosureParams,
+    FabricParams,
+    MdtStorage,
     MetadataParams,
     PartParams,
     PriceParams,
     RackParams,
+    RaidLayout,
+    ServerParams,
     TuningParams,
 )
 from .results import Evaluation
@@ -39,4 +43,9 @@ __all__ = [
     "TuningParams",
     "evaluate",
     "evaluate_batch",
+    "evaluate_many",
+    "FabricParams",
+    "MdtStorage",
+    "RaidLayout",
+    "ServerParams",
 ]

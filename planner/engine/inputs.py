@@ -3,18 +3,39 @@
 Units: capacity in bytes; disk and controller rates in MB/s (10^6 B/s); link and adapter
 payloads in GB/s (10^9 B/s); power in W; weight in kg; heights in rack units; money in the
 price list's currency.
+
+A brick is composed from parts: OSS server(s), storage-side adapters (SAS HBAs, or iSCSI/FC
+ports towards a SAN), network adapters towards the clients, a head (RAID head, JBOD, SAN array
+or the server's own bays), expansion enclosures (or further SAN members), disks and a RAID
+layout. What kind of storage the head is decides the physics (see `throughput.py`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STAGES: tuple[str, ...] = ("disks", "expansion_link", "raid_controller", "host_links", "measured_backend", "server", "network")
-BACKEND_STAGES = 5  # disks .. measured_backend: what obdfilter-survey measures behind one OSS
-"""Stages a brick's data passes, in the order reported. `clients` is a system-level stage."""
+STAGES: tuple[str, ...] = ("disks", "expansion_link", "raid_controller", "host_links", "server", "measured_backend", "network")
+"""Stages a brick's data passes, in the order reported. `clients` and `fabric` are system-level."""
+BACKEND_STAGES = 6
+"""disks .. measured_backend: the back end behind one OSS, what obdfilter-survey measures; the
+Lustre software efficiency applies to these. `network` carries its protocol's goodput already."""
 
 FAILOVER_MODES = ("paired", "none")
 PLACEMENTS = ("in_rack", "separate_rack", "none")
+RAID_LEVELS = ("raid5", "raid6", "raid10", "raidz1", "raidz2", "raidz3")
+ZFS_LEVELS = ("raidz1", "raidz2", "raidz3")
+RAID_PARITY = {"raid5": 1, "raid6": 2, "raidz1": 1, "raidz2": 2, "raidz3": 3}
+"""Parity disks per group for each parity level; RAID 10 mirrors every data disk (parity = data)."""
+
+SAN_KINDS = ("iscsi_array", "fc_array")
+"""Storage reached through switches: every port stays in use under failover; members scale."""
+SHARED_KINDS = ("raid_head", "jbod")
+"""Storage cabled directly to an HA pair of servers: each server's ports are split between the two."""
+
+PARTS: tuple[str, ...] = ("server", "hba", "network", "head", "expansion", "disk")
+"""Per-brick parts, the last axis of the batch's per-part arrays (design x line x part)."""
+PART_KINDS = ("server", "adapter", "adapter", "enclosure", "enclosure", "disk")
+"""Price-list kind of each entry of PARTS."""
 
 
 @dataclass(frozen=True)
@@ -30,8 +51,26 @@ class PartParams:
 
 
 @dataclass(frozen=True)
+class ServerParams:
+    """An OSS (or metadata) server: height, PCIe slots for adapters, own drive bays."""
+
+    slug: str
+    name: str
+    height_u: int
+    power_w: float
+    weight_kg: float
+    pcie_slots: int = 6
+    internal_bays: int = 0
+
+
+@dataclass(frozen=True)
 class DiskParams:
-    """A disk model: decimal capacity in bytes, sustained sequential rates in MB/s."""
+    """A disk model: decimal capacity in bytes, sustained sequential rates in MB/s.
+
+    `read_mbps`/`write_mbps` are the data sheet's maximum (outer zone); `inner_mbps` the inner
+    zone's read rate (None: no zones, as on an SSD). A streaming file system that fills the whole
+    surface sees the byte-weighted average, see `sustained_factor`.
+    """
 
     slug: str
     name: str
@@ -40,25 +79,50 @@ class DiskParams:
     write_mbps: float
     power_w: float
     weight_kg: float
+    inner_mbps: float | None = None
+    form_factor: str = "3.5"
+    interface: str = "nl-sas"
+
+    @property
+    def sustained_factor(self) -> float:
+        """Average over the surface / outer-zone rate.
+
+        With zoned recording the rate grows linearly with the radius and so does the number of
+        bytes per track: streaming every byte once takes total bytes / ((outer + inner) / 2), so
+        the surface-averaged rate is the mean of the outer and inner rates.
+        """
+        if not self.inner_mbps or self.inner_mbps >= self.read_mbps:
+            return 1.0
+        return (self.read_mbps + self.inner_mbps) / 2.0 / self.read_mbps
 
 
 @dataclass(frozen=True)
 class AdapterParams:
-    """An adapter with its effective payload bandwidth (GB/s), already capped by its PCIe slot."""
+    """An adapter: ports used, payload per port (GB/s, protocol goodput), its slot's PCIe payload."""
 
     slug: str
     name: str
     kind: str
     effective_gbps: float
     power_w: float = 0.0
+    ports: int = 1
+    port_gbps: float = 0.0
+    """Payload of one port in GB/s (line code and protocol removed); 0: effective / ports."""
+
+    @property
+    def per_port_gbps(self) -> float:
+        return self.port_gbps if self.port_gbps > 0 else self.effective_gbps / max(self.ports, 1)
 
 
 @dataclass(frozen=True)
 class EnclosureParams:
-    """A head, expansion, JBOD, iSCSI array or internal bays.
+    """A head, expansion, JBOD, SAN array or internal bays.
 
     `uplink_port_gbps` is the payload of one uplink port in GB/s; controller figures are MB/s for
-    all controllers together; `controller_requests_per_s` is their large-request service rate.
+    all controllers together; `controller_requests_per_s` is their large-request service rate;
+    `cache_merge` the share of partial-stripe writes of a sequential stream that the write-back
+    cache coalesces into full stripes; `max_request_kib` the largest request the controllers (or
+    the SAN protocol) take in one piece (0: no limit).
     """
 
     slug: str
@@ -75,17 +139,63 @@ class EnclosureParams:
     max_expansions: int
     power_w: float
     weight_kg: float
+    drive_form_factor: str = "3.5"
+    cache_merge: float = 0.0
+    max_request_kib: int = 0
+
+    @property
+    def is_san(self) -> bool:
+        return self.kind in SAN_KINDS
+
+    @property
+    def is_internal(self) -> bool:
+        return self.kind == "internal"
+
+
+@dataclass(frozen=True)
+class RaidLayout:
+    """Per enclosure: `groups` RAID groups of `data` + `parity` disks, plus `spares`.
+
+    RAID 10 has parity = data (mirrors). Each group is one Lustre OST (a ZFS OST is one raidz
+    vdev here)."""
+
+    level: str
+    data: int
+    parity: int
+    groups: int
+    spares: int = 0
+    segment_kib: int = 128
+
+    @property
+    def group_disks(self) -> int:
+        return self.data + self.parity
+
+    @property
+    def disks(self) -> int:
+        return self.groups * self.group_disks + self.spares
+
+    @property
+    def zfs(self) -> bool:
+        return self.level in ZFS_LEVELS
+
+    @property
+    def mirrored(self) -> bool:
+        return self.level == "raid10"
 
 
 @dataclass(frozen=True)
 class BrickGroup:
-    """`count` identical bricks of one template, with the spec's overrides already applied."""
+    """`count` identical bricks of one template, with the spec's overrides already applied.
+
+    `hba` is the storage-side adapter (SAS HBA, or an Ethernet/FC adapter towards a SAN), with
+    `storage_ports` of its ports cabled per server; `network` the adapter towards the clients,
+    `network_count` of them per server."""
 
     template: str
     name: str
     role: str
     count: int
-    server: PartParams
+    server: ServerParams
     servers_per_brick: int
     hba: AdapterParams | None
     hba_count: int
@@ -95,13 +205,8 @@ class BrickGroup:
     expansion: EnclosureParams | None
     expansions: int
     disk: DiskParams
-    raid_level: str
-    raid_data_disks: int
-    raid_parity_disks: int
-    segment_kib: int
-    groups_per_enclosure: int
-    spares_per_enclosure: int
-    host_ports: int
+    raid: RaidLayout
+    storage_ports: int
     fs_overhead_fraction: float
     software_raid_read_mbps: float = 0.0
     software_raid_write_mbps: float = 0.0
@@ -116,7 +221,16 @@ class BrickGroup:
 
     @property
     def enclosures(self) -> int:
+        """Enclosures holding disks: the head and its expansions (or further SAN members)."""
         return 1 + self.expansions
+
+    @property
+    def osts(self) -> int:
+        return self.enclosures * self.raid.groups
+
+    @property
+    def disks(self) -> int:
+        return self.enclosures * self.raid.disks
 
     @property
     def height_u(self) -> int:
@@ -126,13 +240,31 @@ class BrickGroup:
 
 @dataclass(frozen=True)
 class TuningParams:
-    """An I/O tuning profile: request size at the controllers and Lustre's efficiency."""
+    """An I/O tuning profile: the Lustre RPC size, the block layer's limits on one request, and
+    Lustre's software efficiency (IOR over obdfilter-survey).
+
+    The request reaching the RAID controllers is the RPC split by the smallest limit on its way:
+    `max_sectors_kb` and the HBA driver's scatter-gather entries x 4 KiB pages, and (in the brick)
+    the controller's or SAN protocol's own largest request."""
 
     slug: str
     name: str
-    request_kib: int
+    rpc_kib: int
     software_read_efficiency: float
     software_write_efficiency: float
+    max_sectors_kib: int = 0
+    sg_entries: int = 0
+    rpcs_in_flight: int = 8
+
+    @property
+    def request_kib(self) -> int:
+        """The request at the block device, before the brick's own limits (KiB)."""
+        limits = [self.rpc_kib]
+        if self.max_sectors_kib:
+            limits.append(self.max_sectors_kib)
+        if self.sg_entries:
+            limits.append(self.sg_entries * 4)
+        return min(limits)
 
 
 @dataclass(frozen=True)
@@ -167,24 +299,56 @@ class MetadataLine:
 
 
 @dataclass(frozen=True)
+class MdtStorage:
+    """The metadata targets: `disks` of `disk` in `raid` groups, formatted as `mdts` MDTs with one
+    inode per `bytes_per_inode` bytes, in enclosures of `enclosure` (as many as the disks need)."""
+
+    disk: DiskParams
+    disks: int
+    raid: RaidLayout
+    mdts: int
+    bytes_per_inode: int
+    enclosure: PartParams | None
+    enclosure_slots: int
+    fs_overhead_fraction: float = 0.0
+
+
+@dataclass(frozen=True)
 class MetadataParams:
     """A metadata cell (MDS pair, MGS, metadata storage, management server)."""
 
     slug: str
     name: str
     lines: tuple[MetadataLine, ...]
+    mdt: MdtStorage | None = None
+
+    def all_lines(self) -> tuple[MetadataLine, ...]:
+        """The cell's parts with the MDT storage's enclosures and disks added."""
+        extra = []
+        if self.mdt is not None:
+            if self.mdt.enclosure is not None:
+                extra.append(MetadataLine("enclosure", self.mdt.enclosure, self.mdt_enclosures, "MDT storage"))
+            d = self.mdt.disk
+            extra.append(MetadataLine("disk", PartParams(d.slug, d.name, "disk", 0, d.power_w, d.weight_kg), self.mdt.disks, "MDT disks"))
+        return tuple(self.lines) + tuple(extra)
+
+    @property
+    def mdt_enclosures(self) -> int:
+        if self.mdt is None or self.mdt.enclosure is None:
+            return 0
+        return -(-self.mdt.disks // max(self.mdt.enclosure_slots, 1))
 
     @property
     def height_u(self) -> int:
-        return sum(line.part.height_u * line.count for line in self.lines if line.kind in ("server", "enclosure", "switch"))
+        return sum(line.part.height_u * line.count for line in self.all_lines() if line.kind in ("server", "enclosure", "switch"))
 
     @property
     def power_w(self) -> float:
-        return sum(line.part.power_w * line.count for line in self.lines)
+        return sum(line.part.power_w * line.count for line in self.all_lines())
 
     @property
     def weight_kg(self) -> float:
-        return sum(line.part.weight_kg * line.count for line in self.lines)
+        return sum(line.part.weight_kg * line.count for line in self.all_lines())
 
     @property
     def servers(self) -> int:
@@ -193,14 +357,28 @@ class MetadataParams:
 
 @dataclass(frozen=True)
 class ClientParams:
-    """Compute clients reading and writing: how many, and the adapter each has."""
+    """Compute clients reading and writing: how many, each one's adapter, and Lustre's per-client
+    limit: RPCs in flight per OSC x RPC size x OSCs a client keeps busy / the RPC round trip."""
 
     count: int
     adapter: AdapterParams
+    rpc_round_trip_ms: float = 0.0
+    """Time one bulk RPC takes from send to reply (0: not modelled, only the link counts)."""
+    streams: int = 1
+    """OSCs (OSTs) one client keeps busy at once, e.g. one per process writing its own file."""
 
     @property
     def gbps(self) -> float:
         return self.count * self.adapter.effective_gbps
+
+
+@dataclass(frozen=True)
+class FabricParams:
+    """The network between clients and servers: edge switches with `oversubscription` (edge
+    downlinks : uplinks to the core) and, optionally, the core's bisection `core_gbps`."""
+
+    oversubscription: float = 1.0
+    core_gbps: float | None = None
 
 
 @dataclass(frozen=True)
@@ -235,5 +413,6 @@ class DesignInput:
     metadata: MetadataParams | None
     clients: ClientParams | None
     prices: PriceParams
+    fabric: FabricParams | None = None
     calibration: dict | None = field(default=None, compare=False, hash=False)
     """Which figures came from a site's calibration (id, name, template, sources); None without one."""

@@ -1,11 +1,13 @@
 """Rack fit: packing bricks (and the metadata cell) into racks.
 
-Rule, the same in the vectorised count and the detailed layout: brick groups are taken heaviest
-brick first; bricks go into the current rack while they fit (next fit), a new rack is opened
-when one does not; a standby server (HA pairing of an odd group) follows its group's bricks.
-With metadata `in_rack` the first rack keeps room for the metadata cell; with `separate_rack`
-the cell has a rack of its own, counted. The rack model's switches sit at the top of every rack.
-Within a rack, devices are stacked from U1 upwards, heaviest item first.
+One rule, computed once for every design of a batch (`pack_racks`): brick lines are taken
+heaviest brick first; bricks go into the current rack while they fit (next fit), a new rack is
+opened when one does not; a standby server (HA pairing of an odd line) follows its line's bricks.
+With metadata `in_rack` the first rack keeps room for the metadata cell; with `separate_rack` the
+cell has a rack of its own, counted. The rack model's switches sit at the top of every rack.
+
+`rack_layouts` reads one design's packing from those arrays and gives every device its U
+position (stacked from U1 upwards, heaviest block first), power and weight.
 """
 
 from __future__ import annotations
@@ -17,33 +19,38 @@ import numpy as np
 from .inputs import DesignInput
 
 
-def rack_count_batch(*, heights, counts, order, standby, standby_height, usable_units, first_rack_reserved, separate_metadata):
-    """Racks needed per design (vectorised over designs).
+def pack_racks(*, heights, counts, weights, standby, standby_height, usable_units, first_rack_reserved, separate_metadata) -> dict:
+    """Racks needed per design, and how each line is spread over them (vectorised over designs).
 
-    heights, counts, standby, standby_height: (N, G); order: (N, G) group indices heaviest first;
-    usable_units, first_rack_reserved, separate_metadata: (N,). Returns (racks (N,), fits (N,)),
-    `fits` False where some item is taller than a rack.
+    heights, counts, weights, standby, standby_height: (N, G); usable_units, first_rack_reserved,
+    separate_metadata: (N,). Returns arrays: `racks` (N,), `fits` (N,) False where an item is
+    taller than a rack, `order` (N, G) lines heaviest first, and per position in that order
+    (N, G): `fit_now` bricks into the rack open when the line starts, `new` racks opened for the
+    line, `per_rack` bricks in each full new rack, `last` in the last one, `standby_new` whether
+    the standby server opened a rack of its own.
     """
     heights = np.asarray(heights, dtype=float)
+    counts = np.asarray(counts, dtype=float)
     n_designs, n_groups = heights.shape
+    order = np.argsort(-np.asarray(weights, dtype=float), axis=1, kind="stable")
     cap = np.asarray(usable_units, dtype=float)
     free = cap - np.asarray(first_rack_reserved, dtype=float)
     racks = np.ones(n_designs)
     fits = free >= 0
     rows = np.arange(n_designs)
+    out = {name: np.zeros((n_designs, n_groups)) for name in ("fit_now", "new", "per_rack", "last")}
+    out["standby_new"] = np.zeros((n_designs, n_groups), dtype=bool)
     for j in range(n_groups):
         g = order[:, j]
         h = heights[rows, g]
-        c = np.asarray(counts, dtype=float)[rows, g]
-        active = c > 0
-        too_tall = active & (h > cap)
-        fits &= ~too_tall
+        c = counts[rows, g]
+        fits &= ~((c > 0) & (h > cap))
         h_safe = np.where(h > 0, h, 1.0)
         per_rack = np.maximum(np.floor(cap / h_safe), 1.0)
         fit_now = np.minimum(c, np.floor(np.maximum(free, 0) / h_safe))
         remaining = c - fit_now
         new = np.ceil(remaining / per_rack)
-        last = remaining - (new - 1) * per_rack
+        last = remaining - np.maximum(new - 1, 0) * per_rack
         free = np.where(new > 0, cap - last * h, free - fit_now * h)
         racks = racks + new
         s = np.asarray(standby, dtype=float)[rows, g] > 0
@@ -51,8 +58,10 @@ def rack_count_batch(*, heights, counts, order, standby, standby_height, usable_
         need_new = s & (free < sh)
         racks = racks + need_new
         free = np.where(need_new, cap - sh, np.where(s, free - sh, free))
-    racks = racks + np.asarray(separate_metadata, dtype=float)
-    return racks, fits
+        out["fit_now"][:, j], out["new"][:, j], out["per_rack"][:, j], out["last"][:, j] = fit_now, new, per_rack, last
+        out["standby_new"][:, j] = need_new
+    out.update(racks=racks + np.asarray(separate_metadata, dtype=float), fits=fits, order=order)
+    return out
 
 
 @dataclass
@@ -113,156 +122,129 @@ class _Block:
     devices: list[tuple[int, str, str, str, float, float]]  # (height, slug, kind, label, power, weight)
 
     @property
-    def height(self) -> int:
-        return sum(d[0] for d in self.devices)
-
-    @property
     def weight(self) -> float:
-        return sum(d[5] for d in self.devices)
+        return sum(dev[5] for dev in self.devices)
 
 
-def _brick_blocks(design: DesignInput, group_index: int, first_number: int) -> list[_Block]:
-    group = design.bricks[group_index]
-    blocks = []
-    disks_per_enclosure = group.groups_per_enclosure * (group.raid_data_disks + group.raid_parity_disks) + group.spares_per_enclosure
-    disk_w = group.disk.power_w * disks_per_enclosure
-    disk_kg = group.disk.weight_kg * disks_per_enclosure
-    server_w = (
-        group.server.power_w + group.hba_count * (group.hba.power_w if group.hba else 0) + group.network_count * group.network.power_w
+def _unit(parts: dict, row: int, j: int, k: int, figure: str) -> float:
+    return float(parts[figure][row, j, k])
+
+
+def _brick_devices(design: DesignInput, parts: dict, row: int, j: int, number: int) -> list[tuple]:
+    """The devices of one brick with their power and weight, from the batch's per-part figures."""
+    group = design.bricks[j]
+    per_enclosure = group.raid.disks
+    disk_w = _unit(parts, row, j, 5, "power") * per_enclosure
+    disk_kg = _unit(parts, row, j, 5, "weight") * per_enclosure
+    adapters_w = (
+        _unit(parts, row, j, 1, "power") * parts["per_standby"][row, j, 1]
+        + _unit(parts, row, j, 2, "power") * parts["per_standby"][row, j, 2]
     )
-    for k in range(group.count):
-        number = first_number + k
-        devices = []
-        if group.expansion is not None:
-            for e in range(group.expansions):
-                devices.append(
-                    (
-                        group.expansion.height_u,
-                        group.expansion.slug,
-                        "expansion",
-                        f"{group.expansion.name} #{number}.{e + 1}",
-                        group.expansion.power_w + disk_w,
-                        group.expansion.weight_kg + disk_kg,
-                    )
-                )
-        internal = group.head.height_u == 0  # the server's own bays: disks draw power inside the server
-        if not internal:
-            devices.insert(
-                0,
-                (
-                    group.head.height_u,
-                    group.head.slug,
-                    "enclosure",
-                    f"{group.head.name} #{number}",
-                    group.head.power_w + disk_w,
-                    group.head.weight_kg + disk_kg,
-                ),
-            )
-        extra_w = group.head.power_w + disk_w if internal else 0.0
-        extra_kg = group.head.weight_kg + disk_kg if internal else 0.0
-        for s in range(group.servers_per_brick):
+    adapters_kg = (
+        _unit(parts, row, j, 1, "weight") * parts["per_standby"][row, j, 1]
+        + _unit(parts, row, j, 2, "weight") * parts["per_standby"][row, j, 2]
+    )
+    head_w, head_kg = _unit(parts, row, j, 3, "power") + disk_w, _unit(parts, row, j, 3, "weight") + disk_kg
+    devices = []
+    internal = group.head.height_u == 0  # the server's own bays: disks draw power inside the server
+    if not internal:
+        devices.append((group.head.height_u, group.head.slug, "enclosure", f"{group.head.name} #{number}", head_w, head_kg))
+    if group.expansion is not None:
+        exp_w, exp_kg = _unit(parts, row, j, 4, "power") + disk_w, _unit(parts, row, j, 4, "weight") + disk_kg
+        kind = "enclosure" if group.head.is_san else "expansion"
+        for e in range(group.expansions):
             devices.append(
-                (
-                    group.server.height_u,
-                    group.server.slug,
-                    "server",
-                    f"{group.server.name} OSS #{number}" + (f"{chr(97 + s)}" if group.servers_per_brick > 1 else ""),
-                    server_w + extra_w,
-                    group.server.weight_kg + extra_kg,
-                )
+                (group.expansion.height_u, group.expansion.slug, kind, f"{group.expansion.name} #{number}.{e + 1}", exp_w, exp_kg)
             )
-        blocks.append(_Block(label=f"{group.name} #{number}", group=group.template, devices=devices))
-    return blocks
+    server_w = _unit(parts, row, j, 0, "power") + adapters_w + (head_w if internal else 0.0)
+    server_kg = _unit(parts, row, j, 0, "weight") + adapters_kg + (head_kg if internal else 0.0)
+    for s in range(group.servers_per_brick):
+        suffix = chr(97 + s) if group.servers_per_brick > 1 else ""
+        devices.append(
+            (group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{number}{suffix}", server_w, server_kg)
+        )
+    return devices
 
 
-def standby_needed(design: DesignInput) -> list[bool]:
-    """Per brick group: does HA pairing need a standby server (an odd number of bricks)?"""
-    return [design.failover == "paired" and group.count % 2 == 1 for group in design.bricks]
+def _metadata_block(design: DesignInput) -> _Block | None:
+    if design.metadata is None or design.placement not in ("in_rack", "separate_rack"):
+        return None
+    md = design.metadata
+    lines = md.all_lines()
+    devices = [
+        (
+            line.part.height_u,
+            line.part.slug,
+            line.kind,
+            f"{line.part.name} ({line.role})" + (f" {i + 1}" if line.count > 1 else ""),
+            line.part.power_w,
+            line.part.weight_kg,
+        )
+        for line in lines
+        if line.kind in ("server", "enclosure", "switch")
+        for i in range(line.count)
+    ]
+    # parts without height (disks, adapters) add their power and weight to the cell's first device
+    loose_w = sum(line.part.power_w * line.count for line in lines if line.kind not in ("server", "enclosure", "switch"))
+    loose_kg = sum(line.part.weight_kg * line.count for line in lines if line.kind not in ("server", "enclosure", "switch"))
+    if devices:
+        h, slug, kind, label, pw, kg = devices[0]
+        devices[0] = (h, slug, kind, label, pw + loose_w, kg + loose_kg)
+    return _Block(label=md.name, group="metadata", devices=devices)
 
 
-def brick_order(design: DesignInput) -> list[int]:
-    """Group indices, heaviest brick first (stable for ties)."""
-    weights = [brick_weight_kg(g) for g in design.bricks]
-    return sorted(range(len(design.bricks)), key=lambda i: -weights[i])
-
-
-def brick_weight_kg(group) -> float:
-    """Weight of one brick with its disks, kg."""
-    disks = group.enclosures * (group.groups_per_enclosure * (group.raid_data_disks + group.raid_parity_disks) + group.spares_per_enclosure)
-    exp_kg = group.expansion.weight_kg * group.expansions if group.expansion else 0.0
-    return group.servers_per_brick * group.server.weight_kg + group.head.weight_kg + exp_kg + disks * group.disk.weight_kg
-
-
-def layout_design(design: DesignInput) -> list[RackLayout]:
-    """The detailed rack layout of one design: U positions, labels, power and weight per rack."""
+def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackLayout]:
+    """The detailed rack layout of design `row` of a batch: U positions, labels, power and weight,
+    following the packing the batch computed (`result.pack`)."""
     rack = design.rack
-    cap = rack.usable_units
-    metadata_block = None
-    if design.metadata is not None and design.placement in ("in_rack", "separate_rack"):
-        md = design.metadata
-        devices = [
-            (
-                line.part.height_u,
-                line.part.slug,
-                line.kind,
-                f"{line.part.name} ({line.role})" + (f" {i + 1}" if line.count > 1 else ""),
-                line.part.power_w,
-                line.part.weight_kg,
-            )
-            for line in md.lines
-            if line.kind in ("server", "enclosure", "switch")
-            for i in range(line.count)
-        ]
-        # parts without height (disks, adapters) add their power and weight to the cell's first device
-        loose_w = sum(line.part.power_w * line.count for line in md.lines if line.kind not in ("server", "enclosure", "switch"))
-        loose_kg = sum(line.part.weight_kg * line.count for line in md.lines if line.kind not in ("server", "enclosure", "switch"))
-        if devices:
-            h, slug, kind, label, pw, kg = devices[0]
-            devices[0] = (h, slug, kind, label, pw + loose_w, kg + loose_kg)
-        metadata_block = _Block(label=md.name, group="metadata", devices=devices)
-
-    standby = standby_needed(design)
+    pack = result.pack
     racks: list[list[_Block]] = [[]]
-    free = cap
+    metadata_block = _metadata_block(design)
     if metadata_block is not None and design.placement == "in_rack":
         racks[0].append(metadata_block)
-        free -= metadata_block.height
-    numbers = {}
-    counter = 1
-    for i, group in enumerate(design.bricks):
-        numbers[i] = counter
+    numbers, counter = {}, 1
+    for j, group in enumerate(design.bricks):
+        numbers[j] = counter
         counter += group.count
-    for i in brick_order(design):
-        group = design.bricks[i]
-        blocks = _brick_blocks(design, i, numbers[i])
-        if standby[i]:
-            server_w = (
-                group.server.power_w
-                + group.hba_count * (group.hba.power_w if group.hba else 0)
-                + group.network_count * group.network.power_w
+    parts = batch.parts
+    for pos, j in enumerate(pack["order"][row].tolist()):
+        if j >= len(design.bricks):
+            continue
+        group = design.bricks[j]
+        blocks = [
+            _Block(
+                label=f"{group.name} #{numbers[j] + k}", group=group.template, devices=_brick_devices(design, parts, row, j, numbers[j] + k)
             )
-            blocks.append(
-                _Block(
-                    label=f"{group.name} standby OSS",
-                    group=group.template,
-                    devices=[
-                        (
-                            group.server.height_u,
-                            group.server.slug,
-                            "server",
-                            f"{group.server.name} standby OSS ({group.name})",
-                            server_w,
-                            group.server.weight_kg,
-                        )
-                    ],
-                )
+            for k in range(group.count)
+        ]
+        fit_now = int(pack["fit_now"][row, pos])
+        new = int(pack["new"][row, pos])
+        per_rack = int(pack["per_rack"][row, pos])
+        racks[-1].extend(blocks[:fit_now])
+        taken = fit_now
+        for _ in range(new):
+            racks.append(blocks[taken : taken + per_rack])
+            taken += per_rack
+        if result.standby[row, j] > 0:
+            server_w = float(result.standby_power[row, j])
+            server_kg = float(result.standby_weight[row, j])
+            standby = _Block(
+                label=f"{group.name} standby OSS",
+                group=group.template,
+                devices=[
+                    (
+                        group.server.height_u,
+                        group.server.slug,
+                        "server",
+                        f"{group.server.name} standby OSS ({group.name})",
+                        server_w,
+                        server_kg,
+                    )
+                ],
             )
-        for block in blocks:
-            if block.height > free and racks[-1]:
+            if pack["standby_new"][row, pos]:
                 racks.append([])
-                free = cap
-            racks[-1].append(block)
-            free -= block.height
+            racks[-1].append(standby)
     if metadata_block is not None and design.placement == "separate_rack":
         racks.append([metadata_block])
 

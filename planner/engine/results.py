@@ -30,6 +30,7 @@ class Evaluation:
     warnings: list = field(default_factory=list)
     assumptions: list = field(default_factory=list)
     sources: dict = field(default_factory=dict)
+    metadata: dict | None = None
 
     def as_dict(self) -> dict:
         return {
@@ -53,4 +54,5 @@ class Evaluation:
             "warnings": self.warnings,
             "assumptions": self.assumptions,
             "sources": self.sources,
+            "metadata": self.metadata,
         }

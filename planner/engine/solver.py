@@ -55,25 +55,20 @@ class SolveResult:
 
 def _batch_for_counts(base: DesignInput, max_count: int) -> tuple[BatchInput, np.ndarray]:
     """The base design (one brick line) repeated for counts 1..max_count, as arrays."""
-    proto = BatchInput.from_designs([base])
+    batch = BatchInput.from_designs([base]).repeat(max_count)
     counts = np.arange(1, max_count + 1, dtype=float)
-    groups = {k: np.repeat(v, max_count, axis=0) for k, v in proto.groups.items()}
-    groups["count"] = counts[:, None]
-    designs = {k: np.repeat(v, max_count, axis=0) for k, v in proto.designs.items()}
-    return BatchInput(groups=groups, designs=designs), counts
+    batch.groups["count"] = counts[:, None]
+    return batch, counts
 
 
 def _batch_for_pair(first: DesignInput, second: DesignInput, max_count: int) -> tuple[BatchInput, np.ndarray, np.ndarray]:
     """Two brick lines mixed, counts 1..max_count each: max_count^2 candidates."""
     base = dataclasses.replace(first, bricks=(first.bricks[0], second.bricks[0]))
-    proto = BatchInput.from_designs([base])
     c1, c2 = np.meshgrid(np.arange(1, max_count + 1, dtype=float), np.arange(1, max_count + 1, dtype=float), indexing="ij")
     c1, c2 = c1.ravel(), c2.ravel()
-    n = c1.size
-    groups = {k: np.repeat(v, n, axis=0) for k, v in proto.groups.items()}
-    groups["count"] = np.stack([c1, c2], axis=1)
-    designs = {k: np.repeat(v, n, axis=0) for k, v in proto.designs.items()}
-    return BatchInput(groups=groups, designs=designs), c1, c2
+    batch = BatchInput.from_designs([base]).repeat(c1.size)
+    batch.groups["count"] = np.stack([c1, c2], axis=1)
+    return batch, c1, c2
 
 
 def pareto_mask(price: np.ndarray, usable: np.ndarray, gbps: np.ndarray) -> np.ndarray:
@@ -141,10 +136,7 @@ def solve(
     for start in range(0, len(options), per_chunk):
         chunk = options[start : start + per_chunk]
         parts = [_batch_for_counts(option, max_count) for option in chunk]
-        batch = BatchInput(
-            groups={k: np.concatenate([p[0].groups[k] for p in parts]) for k in parts[0][0].groups},
-            designs={k: np.concatenate([p[0].designs[k] for p in parts]) for k in parts[0][0].designs},
-        )
+        batch = BatchInput.concatenate([p[0] for p in parts])
         res = evaluate_batch(batch)
         n = len(chunk) * max_count
         collect(

@@ -1,135 +1,131 @@
 """Throughput: per-stage limits of a brick, read and write, and the stage that limits each.
 
-All functions are vectorised: arguments are numpy arrays of any common shape (designs x brick
-groups), results are GB/s (10^9 bytes/s). The model, stage by stage:
+Vectorised over designs x brick groups: `b` is a mapping of (N, G) arrays (see `batch.GROUP_FIELDS`),
+results are GB/s (10^9 bytes/s) laid out stages first, (S, 2, N, G), so that reductions over the
+stages run over the leading axis. The model, stage by stage:
 
-- disks: data disks x sustained read rate; for writes every RAID-group disk works, and each byte
-  of data costs `write_amplification` disk bytes (full stripes: (n+p)/n; partial stripes: the
-  controller's cheaper of read-modify-write and reconstruct-write).
-- expansion_link: Lustre spreads file-per-process I/O evenly over OSTs, so the OSTs behind the
-  shared expansion link carry exp_osts/total_osts of the brick's traffic; the brick can go no
-  faster than link x total_osts / exp_osts (writes also carry parity and RMW traffic).
-- raid_controller: the controllers' sustained limit (writes at full-stripe cost scale with the
-  amplification), and their large-request service rate x request size; with no controllers
-  (software RAID) the servers' parity engine.
-- host_links: SAS (or iSCSI) ports cabled from the head to the brick's own server(s); with HA
-  pairing half of each server's ports go to its partner's enclosure.
-- measured_backend: when a calibration gives a brick's obdfilter-survey figure, it caps the back end.
-- server: the SAS HBAs' payload (PCIe-capped); network: the network adapters' payload.
-The brick delivers min(stages) x the tuning profile's software efficiency (IOR over
-obdfilter-survey).
+- disks: the disks' surface-averaged sustained rate (outer and inner zone, see
+  `DiskParams.sustained_factor`). Reads: data disks, or every disk of a RAID 10 group (both
+  mirrors serve reads). Writes: every disk of the group works and each data byte costs
+  `raid.write_amplification` disk bytes (full stripes (n+p)/n; partial stripes read-modify-write
+  or reconstruct-write, less what the write-back cache merges; RAID 10 2; raidz its padded stripes).
+- expansion_link: file-per-process I/O spreads evenly over the OSTs, so the OSTs behind the shared
+  expansion link carry exp_osts/total_osts of the brick's traffic.
+- raid_controller: the controllers' streaming limit (writes at full-stripe cost scale with the
+  amplification) and their large-request rate x request size; SAN members each bring their own
+  controllers. Without controllers (JBOD): the server's software RAID (parity and CPU) limit.
+- host_links: the storage ports cabled to the brick's server(s). Storage cabled directly to an HA
+  pair (RAID head, JBOD) gives each server half its ports to its partner's enclosure; a SAN is
+  reached through switches, so every port stays in use, and the array's own ports cap it too.
+- server: the storage-side adapters (SAS HBAs or SAN NICs), capped by their PCIe slots.
+- measured_backend: a site's obdfilter-survey figure replaces the stages above it (calibration).
+- network: the adapters towards the clients, at their protocol's goodput.
+
+A brick delivers min(back end x Lustre software efficiency, network): the efficiency (IOR over
+obdfilter-survey) applies to the back end only, since the network figure already carries its
+protocol's goodput.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .capacity import LEVEL_MIRROR
 from .inputs import STAGES
+from .raid import full_stripe_amplification, write_amplification
 
 STAGE_INDEX = {name: i for i, name in enumerate(STAGES)}
+KIND_SHARED, KIND_INTERNAL, KIND_SAN = 0, 1, 2
+MEASURED = STAGE_INDEX["measured_backend"]
+NETWORK = STAGE_INDEX["network"]
 
 
-def write_amplification(request_kib, segment_kib, data_disks, parity_disks, mirrored):
-    """Disk I/O per byte of data written, for requests of `request_kib` on a RAID group.
-
-    Parity RAID: each full stripe costs n+p segment writes for n data segments; a partial stripe
-    of k segments costs min(2(k+p), n+p) segment I/Os (read-modify-write, or reconstruct-write
-    reading the n-k untouched segments). Mirrors (RAID 10) always cost (n+p)/n with p = n.
-    """
-    request = np.asarray(request_kib, dtype=float)
-    segment = np.asarray(segment_kib, dtype=float)
-    n = np.asarray(data_disks, dtype=float)
-    p = np.asarray(parity_disks, dtype=float)
-    stripe = n * segment
-    full = np.floor(request / stripe)
-    remainder = request - full * stripe
-    partial_segments = np.ceil(remainder / segment)
-    partial_cost = np.where(remainder > 0, np.minimum(2.0 * (partial_segments + p), n + p), 0.0)
-    cost = full * (n + p) + partial_cost
-    data_segments = request / segment
-    parity_amp = cost / data_segments
-    full_amp = (n + p) / n
-    return np.where(np.asarray(mirrored, dtype=bool), full_amp, parity_amp)
-
-
-def full_stripe_amplification(data_disks, parity_disks):
-    """Disk I/O per data byte for aligned full-stripe writes: (n+p)/n."""
-    n = np.asarray(data_disks, dtype=float)
-    return (n + np.asarray(parity_disks, dtype=float)) / n
+def request_kib_at_controller(request_kib, controller_max_kib):
+    """The request reaching the controllers: the profile's request, split by the controller's (or
+    SAN protocol's) own largest request when it has one."""
+    limit = np.asarray(controller_max_kib, dtype=float)
+    req = np.asarray(request_kib, dtype=float)
+    return np.where(limit > 0, np.minimum(req, np.where(limit > 0, limit, 1.0)), req)
 
 
 def stage_limits(b, *, request_kib, paired):
-    """Per-brick stage limits in GB/s, shape (..., len(STAGES), 2): [..., stage, (read, write)].
+    """Per-brick stage limits in GB/s, shape (S, 2, N, G): [stage, (read, write), design, group].
 
-    `b` is a mapping of arrays (see `BatchInput`); `request_kib` and `paired` broadcast against
-    the group arrays.
-    """
+    `request_kib` (N, 1) and `paired` (N, 1) broadcast against the group arrays."""
     inf = np.inf
-    n = b["raid_data"].astype(float)
-    p = b["raid_parity"].astype(float)
+    n = b["raid_data"]
+    p = b["raid_parity"]
+    code = b["level_code"]
     enclosures = 1.0 + b["expansions"]
-    groups = b["groups_per_enclosure"].astype(float)
-    amp = write_amplification(request_kib, b["segment_kib"], n, p, b["mirrored"])
-    amp_full = full_stripe_amplification(n, p)
+    groups = b["groups_per_enclosure"]
+    kind = b["kind_code"]
+    san = kind == KIND_SAN
+    request = request_kib_at_controller(request_kib, b["ctrl_max_request_kib"])
+    amp = write_amplification(request, b["segment_kib"], n, p, code, b["cache_merge"])
+    amp_full = full_stripe_amplification(n, p, code)
+    shape = np.broadcast(n, request).shape
+    out = np.empty((len(STAGES), 2) + shape)
 
     # disks
-    data_disks = enclosures * groups * n
-    group_disks = enclosures * groups * (n + p)
-    disks_read = data_disks * b["disk_read_mbps"] / 1000.0
-    disks_write = group_disks * b["disk_write_mbps"] / amp / 1000.0
+    osts = enclosures * groups
+    readers = np.where(code == LEVEL_MIRROR, n + p, n)
+    out[0, 0] = osts * readers * b["disk_read_mbps"] / 1000.0
+    out[0, 1] = osts * (n + p) * b["disk_write_mbps"] / amp / 1000.0
 
-    # expansion link, shared by every expansion enclosure behind the head
-    total_osts = enclosures * groups
-    exp_osts = b["expansions"] * groups
-    share = total_osts / np.maximum(exp_osts, 1.0)
-    link = b["exp_link_gbps"]
-    exp_read = np.where(exp_osts > 0, link * share, inf)
-    exp_write = np.where(exp_osts > 0, link / amp * share, inf)
+    # expansion link, shared by every expansion enclosure behind the head (not for SAN members)
+    exp_osts = np.where(san, 0.0, b["expansions"] * groups)
+    share = osts / np.maximum(exp_osts, 1.0)
+    has_exp = exp_osts > 0
+    out[1, 0] = np.where(has_exp, b["exp_link_gbps"] * share, inf)
+    out[1, 1] = np.where(has_exp, b["exp_link_gbps"] / amp * share, inf)
 
-    # RAID controllers (or software RAID in the servers)
-    servers = b["servers_per_brick"].astype(float)
-    request_bytes = np.asarray(request_kib, dtype=float) * 1024.0
+    # RAID controllers (per SAN member), or software RAID in the servers
+    servers = b["servers_per_brick"]
+    units = np.where(san, enclosures, 1.0)
     rate = b["ctrl_requests_per_s"]
-    rate_limit = np.where(rate > 0, rate * request_bytes / 1e9, inf)
+    rate_limit = np.where(rate > 0, rate * request * 1024.0 / 1e9, inf)
     has_ctrl = b["controllers"] > 0
-    ctrl_read = np.where(has_ctrl, np.minimum(b["ctrl_read_mbps"] / 1000.0, rate_limit), b["sw_raid_read_mbps"] * servers / 1000.0)
-    ctrl_write_bw = np.where(has_ctrl, b["ctrl_write_mbps"], b["sw_raid_write_mbps"] * servers) / 1000.0 * amp_full / amp
-    ctrl_write = np.where(has_ctrl, np.minimum(ctrl_write_bw, rate_limit), ctrl_write_bw)
+    out[2, 0] = np.where(has_ctrl, units * np.minimum(b["ctrl_read_mbps"] / 1000.0, rate_limit), b["sw_raid_read_mbps"] * servers / 1000.0)
+    write_bw = np.where(has_ctrl, b["ctrl_write_mbps"], b["sw_raid_write_mbps"] * servers) / 1000.0 * amp_full / amp
+    out[2, 1] = np.where(has_ctrl, units * np.minimum(write_bw, rate_limit), write_bw)
 
-    # host links from the head to this brick's server(s)
-    ports = b["host_ports"].astype(float)
-    own_ports = np.where(np.asarray(paired, dtype=bool), np.maximum(np.floor(ports / 2.0), 1.0), ports)
-    host = own_ports * b["head_uplink_port_gbps"]
+    # host links from the storage to this brick's server(s)
+    ports = b["storage_ports"] * servers
+    shared_pair = np.asarray(paired, dtype=bool) & (kind == KIND_SHARED)
+    own_ports = np.where(shared_pair, np.maximum(np.floor(ports / 2.0), 1.0), ports)
+    port_gbps = np.where(b["hba_port_gbps"] > 0, np.minimum(b["head_port_gbps"], b["hba_port_gbps"]), b["head_port_gbps"])
+    server_side = own_ports * port_gbps
+    array_side = units * b["head_ports"] * b["head_port_gbps"]
+    out[3, 0] = np.where(san, np.minimum(server_side, array_side), server_side)
+    out[3, 1] = out[3, 0]
 
-    # a measured back end (obdfilter-survey calibration) caps everything behind the OSS
-    measured_read = np.where(b["measured_read_gbps"] > 0, b["measured_read_gbps"], inf)
-    measured_write = np.where(b["measured_write_gbps"] > 0, b["measured_write_gbps"], inf)
-
-    # server (SAS HBAs, PCIe-capped) and network adapters
-    server = np.where(b["hba_count"] > 0, b["hba_count"] * b["hba_gbps"] * servers, inf)
-    network = b["net_count"] * b["net_gbps"] * servers
-
-    shape = np.broadcast(disks_read, exp_read, ctrl_read, host, measured_read, server, network, disks_write).shape
-    out = np.empty(shape + (len(STAGES), 2))
-    for i, (r, w) in enumerate(
-        [
-            (disks_read, disks_write),
-            (exp_read, exp_write),
-            (ctrl_read, ctrl_write),
-            (host, host),
-            (measured_read, measured_write),
-            (server, server),
-            (network, network),
-        ]
-    ):
-        out[..., i, 0] = r
-        out[..., i, 1] = w
+    # storage-side adapters (PCIe-capped), measured back end, network adapters
+    out[4, 0] = np.where(b["hba_count"] > 0, b["hba_count"] * b["hba_gbps"] * servers, inf)
+    out[4, 1] = out[4, 0]
+    out[5, 0] = np.where(b["measured_read_gbps"] > 0, b["measured_read_gbps"], inf)
+    out[5, 1] = np.where(b["measured_write_gbps"] > 0, b["measured_write_gbps"], inf)
+    out[6, 0] = b["net_count"] * b["net_gbps"] * servers
+    out[6, 1] = out[6, 0]
     return out
 
 
-def brick_delivery(stages, read_efficiency, write_efficiency):
-    """From stage limits (..., S, 2): delivered GB/s per brick (..., 2) and limiting stage (..., 2)."""
-    limiting = np.argmin(stages, axis=-2)
-    raw = np.min(stages, axis=-2)
-    eff = np.stack(np.broadcast_arrays(np.asarray(read_efficiency, float), np.asarray(write_efficiency, float)), axis=-1)
-    return raw * eff, limiting
+def backend(stages):
+    """The back end (GB/s, (2, N, G)) and the stage that sets it: a measured back end replaces the
+    data-sheet stages it measured; otherwise the smallest of them."""
+    sheet = stages[:MEASURED]
+    idx = np.argmin(sheet, axis=0)
+    value = np.min(sheet, axis=0)
+    measured = stages[MEASURED]
+    has = np.isfinite(measured)
+    return np.where(has, measured, value), np.where(has, MEASURED, idx)
+
+
+def brick_delivery(stages, efficiency):
+    """Delivered GB/s per brick (2, N, G), the limiting stage (2, N, G) and the back end after
+    efficiency: min(back end x efficiency, network)."""
+    back, back_idx = backend(stages)
+    back_eff = back * efficiency
+    net = stages[NETWORK]
+    delivered = np.minimum(back_eff, net)
+    limiting = np.where(back_eff <= net, back_idx, NETWORK)
+    return delivered, limiting, back_eff

@@ -10,86 +10,17 @@ from __future__ import annotations
 
 from hardware_catalog import models as cat
 from planner import engine
-from planner.engine.units import link_payload_gbps
 from planner.spec import SpecError, normalise_spec
 
-
-def _disk(d: cat.Disk) -> engine.DiskParams:
-    return engine.DiskParams(
-        slug=d.slug,
-        name=d.name,
-        capacity_bytes=float(d.capacity_bytes),
-        read_mbps=d.read_mbps,
-        write_mbps=d.write_mbps,
-        power_w=d.power_w,
-        weight_kg=d.weight_kg,
-    )
-
-
-def _adapter(a: cat.Adapter | None) -> engine.AdapterParams | None:
-    if a is None:
-        return None
-    return engine.AdapterParams(slug=a.slug, name=a.name, kind=a.kind, effective_gbps=a.effective_gbps, power_w=a.power_w)
-
-
-def _enclosure(e: cat.Enclosure | None) -> engine.EnclosureParams | None:
-    if e is None:
-        return None
-    return engine.EnclosureParams(
-        slug=e.slug,
-        name=e.name,
-        kind=e.kind,
-        height_u=e.height_u,
-        drive_slots=e.drive_slots,
-        controllers=e.controllers,
-        controller_read_mbps=e.controller_read_mbps or 0.0,
-        controller_write_mbps=e.controller_write_mbps or 0.0,
-        controller_requests_per_s=e.controller_requests_per_s or 0.0,
-        uplink_ports=e.uplink_ports,
-        uplink_port_gbps=link_payload_gbps(e.uplink_lanes, e.uplink_lane_gbps, e.uplink_efficiency),
-        max_expansions=e.max_expansions,
-        power_w=e.power_w,
-        weight_kg=e.weight_kg,
-    )
-
-
-def _part(obj, kind: str, power_w: float | None = None, weight_kg: float | None = None) -> engine.PartParams:
-    return engine.PartParams(
-        slug=obj.slug,
-        name=obj.name,
-        kind=kind,
-        height_u=getattr(obj, "height_u", 0) or 0,
-        power_w=obj.power_w if power_w is None else power_w,
-        weight_kg=getattr(obj, "weight_kg", 0.0) if weight_kg is None else weight_kg,
-    )
-
-
-def _unknown(model, what: str, slug: str, queryset=None) -> str:
-    """'unknown disk 'x'; known: a, b, c' (the choices listed when there are few)."""
-    choices = list((queryset if queryset is not None else model.objects).order_by("slug").values_list("slug", flat=True)[:31])
-    shown = slug if len(slug) <= 40 else slug[:40] + "…"
-    known = f"; known: {', '.join(choices)}" if 0 < len(choices) <= 30 else ""
-    return f"unknown {what} '{shown}'{known}"
-
-
-def _get(model, slug: str, path: tuple, what: str, errors: dict, queryset=None):
-    obj = (queryset if queryset is not None else model.objects).filter(slug=slug).first()
-    if obj is None:
-        _put(errors, path, _unknown(model, what, slug, queryset))
-    return obj
-
-
-def _network_adapter(slug: str, path: tuple, errors: dict) -> cat.Adapter | None:
-    """A network adapter (InfiniBand HCA or Ethernet NIC); a SAS HBA is refused by name."""
-    networks = cat.Adapter.objects.exclude(kind=cat.Adapter.Kind.SAS_HBA)
-    adapter = cat.Adapter.objects.filter(slug=slug).first()
-    if adapter is not None and adapter.kind == cat.Adapter.Kind.SAS_HBA:
-        known = ", ".join(networks.order_by("slug").values_list("slug", flat=True))
-        _put(errors, path, f"'{slug}' is a SAS HBA, not a network adapter; network adapters: {known}")
-        return None
-    if adapter is None:
-        _put(errors, path, _unknown(cat.Adapter, "network adapter", slug, networks))
-    return adapter
+from .catalogue import (
+    CatalogueSnapshot,
+    adapter_params,
+    catalogue_snapshot,
+    disk_params,
+    enclosure_params,
+    part_params,
+    server_params,
+)
 
 
 def _put(errors: dict, path: tuple, message: str) -> None:
@@ -107,40 +38,138 @@ def _put(errors: dict, path: tuple, message: str) -> None:
     node.setdefault(last, []).append(message)
 
 
-def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | None:
-    path = ("bricks", index)
-    template = (
-        cat.BrickTemplate.objects.select_related("server", "hba", "network_adapter", "head", "expansion", "disk")
-        .filter(slug=entry["template"])
-        .first()
-    )
-    if template is None:
-        _put(errors, path + ("template",), _unknown(cat.BrickTemplate, "brick template", entry["template"]))
+def _unknown(what: str, slug: str, choices: list[str]) -> str:
+    """'unknown disk 'x'; known: a, b, c' (the choices listed when there are few)."""
+    shown = slug if len(slug) <= 40 else slug[:40] + "…"
+    known = f"; known: {', '.join(choices)}" if 0 < len(choices) <= 30 else ""
+    return f"unknown {what} '{shown}'{known}"
+
+
+def _network_adapter(snap: CatalogueSnapshot, slug: str, path: tuple, errors: dict):
+    """A network adapter (InfiniBand HCA or Ethernet NIC); a SAS HBA is refused by name."""
+    adapter = snap.adapters.get(slug)
+    networks = snap.choices("adapters", lambda a: a.kind != cat.Adapter.Kind.SAS_HBA)
+    if adapter is not None and adapter.kind == cat.Adapter.Kind.SAS_HBA:
+        _put(errors, path, f"'{slug}' is a SAS HBA, not a network adapter; network adapters: {', '.join(networks)}")
         return None
+    if adapter is None:
+        _put(errors, path, _unknown("network adapter", slug, networks))
+    return adapter
+
+
+def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.RaidLayout | None:
+    """The line's RAID layout: the template's, with the spec's `raid` fields over it."""
+    given = entry.get("raid") or {}
+    level = given.get("level") or template.raid_level
+    default_parity = {"raid10": None, **engine.inputs.RAID_PARITY}.get(level)
+    data = given.get("data") or template.raid_data_disks
+    if "parity" in given and given["parity"] is not None:
+        parity = given["parity"]
+    elif level == template.raid_level and "data" not in given:
+        parity = template.raid_parity_disks
+    else:
+        parity = data if level == "raid10" else default_parity
+    groups = given.get("groups") or template.groups_per_enclosure
+    spares = given["spares"] if given.get("spares") is not None else template.spares_per_enclosure
+    segment = given.get("segment_kib") or template.segment_kib
+    ok = True
+    if level == "raid10" and parity != data:
+        _put(errors, path + ("raid", "parity"), f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}")
+        ok = False
+    elif level != "raid10" and parity != default_parity:
+        _put(
+            errors,
+            path + ("raid", "parity"),
+            f"{level} has {default_parity} parity disk{'s' if default_parity > 1 else ''} per group, not {parity}",
+        )
+        ok = False
+    if level.startswith("raidz") and head.controllers > 0:
+        _put(
+            errors,
+            path + ("raid", "level"),
+            f"{level} is ZFS software RAID and needs disks the server sees directly (a JBOD); the {head.name}'s controllers do raid5, raid6 or raid10",
+        )
+        ok = False
+    if not ok:
+        return None
+    return engine.RaidLayout(level=level, data=data, parity=parity, groups=groups, spares=spares, segment_kib=segment)
+
+
+def _form_factor(value: str) -> str:
+    return f"{value}-inch"
+
+
+def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str, errors: dict) -> engine.BrickGroup | None:
+    path = ("bricks", index)
+    template = snap.templates.get(entry["template"])
+    if template is None:
+        _put(errors, path + ("template",), _unknown("brick template", entry["template"], snap.choices("templates")))
+        return None
+    n_errors = len(str(errors))
+    head, server = template.head, template.server
     disk = template.disk
     if entry.get("disk"):
-        disk = _get(cat.Disk, entry["disk"], path + ("disk",), "disk", errors)
+        disk = snap.disks.get(entry["disk"])
+        if disk is None:
+            _put(errors, path + ("disk",), _unknown("disk", entry["disk"], snap.choices("disks")))
     adapter = template.network_adapter
     if entry.get("adapter"):
-        adapter = _network_adapter(entry["adapter"], path + ("adapter",), errors)
+        adapter = _network_adapter(snap, entry["adapter"], path + ("adapter",), errors)
+    san = head.kind in (cat.Enclosure.Kind.ISCSI_ARRAY, cat.Enclosure.Kind.FC_ARRAY)
+    internal = head.kind == cat.Enclosure.Kind.INTERNAL
+    expansion = head if san else template.expansion
     expansions = template.expansions if entry.get("expansions") is None else entry["expansions"]
-    if expansions > template.head.max_expansions:
+    if expansions > head.max_expansions:
         _put(
             errors,
             path + ("expansions",),
-            f"the {template.head.name} takes no expansion enclosures"
-            if template.head.max_expansions == 0
-            else f"the {template.head.name} supports at most {template.head.max_expansions} expansion enclosures, not {expansions}",
+            f"the {head.name} takes no expansion enclosures"
+            if head.max_expansions == 0
+            else f"the {head.name} supports at most {head.max_expansions} {'further members' if san else 'expansion enclosures'}, not {expansions}",
         )
-    elif expansions > 0 and template.expansion is None:
+    elif expansions > 0 and expansion is None:
         _put(errors, path + ("expansions",), f"the brick template '{template.slug}' has no expansion enclosure model")
-    if disk is not None:
-        slots = template.groups_per_enclosure * template.group_size + template.spares_per_enclosure
-        if slots > template.head.drive_slots:
-            _put(errors, path + ("template",), "the template's RAID layout needs more slots than its head has")
-        if disk.form_factor == "3.5" and template.head.drive_form_factor == "2.5":
-            _put(errors, path + ("disk",), f"a 3.5 inch disk does not fit the {template.head.name}'s 2.5 inch bays")
-    if disk is None or adapter is None or errors:
+    raid = _raid(entry, template, head, path, errors)
+    if raid is not None and disk is not None:
+        ff = head.drive_form_factor
+        holder = f"the {server.name}" if internal else f"the {head.name}"
+        if raid.disks > head.drive_slots:
+            _put(
+                errors,
+                path + ("raid",),
+                f"{holder} holds {head.drive_slots} x {_form_factor(ff)} drives, this line asks for {raid.disks} "
+                f"({raid.groups} x {raid.data}+{raid.parity}" + (f" + {raid.spares} spares" if raid.spares else "") + ")",
+            )
+        elif expansion is not None and expansions and raid.disks > expansion.drive_slots:
+            _put(errors, path + ("raid",), f"each {expansion.name} holds {expansion.drive_slots} drives, this line asks for {raid.disks}")
+        if disk.form_factor == "3.5" and ff == "2.5":
+            _put(errors, path + ("disk",), f"a 3.5-inch disk does not fit {holder}'s 2.5-inch bays")
+    adapters_per_server = entry.get("adapters_per_server") or template.network_adapter_count
+    hba_count = template.hba_count if template.hba else 0
+    if hba_count + adapters_per_server > server.pcie_slots:
+        _put(
+            errors,
+            path + ("adapters_per_server",),
+            f"the {server.name} has {server.pcie_slots} PCIe slots; {hba_count} storage adapter{'s' if hba_count != 1 else ''} "
+            f"+ {adapters_per_server} network adapter{'s' if adapters_per_server != 1 else ''} need {hba_count + adapters_per_server}",
+        )
+    storage_ports = entry.get("storage_ports") or template.host_ports
+    if template.hba is not None:
+        most = template.hba.ports * hba_count
+        what = f"{hba_count} x {template.hba.name} ({template.hba.ports} ports each)"
+    else:
+        most = head.uplink_ports
+        what = f"the {head.name}'s {head.uplink_ports} ports"
+    if storage_ports > most:
+        _put(errors, path + ("storage_ports",), f"at most {most} storage ports per server with {what}, not {storage_ports}")
+    if failover == "paired" and internal:
+        _put(
+            errors,
+            ("failover",),
+            f"bricks[{index}] ({template.name}) keeps its disks inside its server: no failover partner can reach them, so 'paired' "
+            "cannot protect it; use failover 'none' (or a template with shared storage)",
+        )
+    if disk is None or adapter is None or raid is None or len(str(errors)) != n_errors:
         return None
     sources = dict(template.sources)
     return engine.BrickGroup(
@@ -148,57 +177,73 @@ def _brick_group(entry: dict, index: int, errors: dict) -> engine.BrickGroup | N
         name=template.name,
         role=template.role,
         count=entry["count"],
-        server=_part(template.server, "server"),
+        server=server_params(server),
         servers_per_brick=template.servers_per_brick,
-        hba=_adapter(template.hba),
-        hba_count=template.hba_count if template.hba else 0,
-        network=_adapter(adapter),
-        network_count=template.network_adapter_count,
-        head=_enclosure(template.head),
-        expansion=_enclosure(template.expansion),
+        hba=adapter_params(template.hba) if template.hba else None,
+        hba_count=hba_count,
+        network=adapter_params(adapter),
+        network_count=adapters_per_server,
+        head=enclosure_params(head),
+        expansion=enclosure_params(expansion) if expansion is not None else None,
         expansions=expansions,
-        disk=_disk(disk),
-        raid_level=template.raid_level,
-        raid_data_disks=template.raid_data_disks,
-        raid_parity_disks=template.raid_parity_disks,
-        segment_kib=template.segment_kib,
-        groups_per_enclosure=template.groups_per_enclosure,
-        spares_per_enclosure=template.spares_per_enclosure,
-        host_ports=template.host_ports,
+        disk=disk_params(disk),
+        raid=raid,
+        storage_ports=storage_ports,
         fs_overhead_fraction=template.fs_overhead_fraction,
         software_raid_read_mbps=template.software_raid_read_mbps or 0.0,
         software_raid_write_mbps=template.software_raid_write_mbps or 0.0,
         sources={
-            "raid_controller": f"catalogue: {template.head.slug} ({template.head.sources.get('controller_read_mbps', 'data sheet')})",
-            "disks": f"catalogue: {disk.slug} ({disk.sources.get('read_mbps', 'data sheet')})",
-            "network": f"catalogue: {adapter.slug} ({adapter.sources.get('pcie_effective_gbps', 'data sheet')})",
-            **{k: v for k, v in sources.items() if k in ("host_ports", "fs_overhead_fraction")},
+            "raid_controller": f"catalogue: {head.slug} ({head.sources.get('controller_read_mbps', 'data sheet')})",
+            "disks": f"catalogue: {disk.slug} ({disk.sources.get('read_mbps', 'data sheet')}; inner zone: {disk.sources.get('inner_mbps', 'none')})",
+            "network": f"catalogue: {adapter.slug} ({adapter.sources.get('protocol_efficiency', 'data sheet')})",
+            **{k: v for k, v in sources.items() if k in ("host_ports", "fs_overhead_fraction", "raid_level")},
         },
     )
 
 
-def _metadata(slug: str, errors: dict) -> engine.MetadataParams | None:
-    cell = cat.MetadataCell.objects.filter(slug=slug).prefetch_related("items").first()
+def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.MetadataParams | None:
+    cell = snap.cells.get(slug)
     if cell is None:
-        _put(errors, ("metadata", "cell"), _unknown(cat.MetadataCell, "metadata cell", slug))
+        _put(errors, ("metadata", "cell"), _unknown("metadata cell", slug, snap.choices("cells")))
         return None
-    models_by_kind = {"server": cat.Server, "enclosure": cat.Enclosure, "disk": cat.Disk, "adapter": cat.Adapter, "switch": cat.Switch}
+    kinds = {"server": snap.servers, "enclosure": snap.enclosures, "disk": snap.disks, "adapter": snap.adapters}
     lines = []
     for item in cell.items.all():
-        obj = models_by_kind[item.kind].objects.filter(slug=item.item_slug).first()
+        obj = kinds.get(item.kind, {}).get(item.item_slug)
+        if obj is None and item.kind == "switch":
+            obj = cat.Switch.objects.filter(slug=item.item_slug).first()
         if obj is None:
             _put(errors, ("metadata", "cell"), f"metadata cell '{slug}' names an unknown {item.kind} '{item.item_slug}'")
             continue
-        lines.append(engine.inputs.MetadataLine(kind=item.kind, part=_part(obj, item.kind), count=item.count, role=item.role))
-    return engine.MetadataParams(slug=cell.slug, name=cell.name, lines=tuple(lines))
+        lines.append(engine.inputs.MetadataLine(kind=item.kind, part=part_params(obj, item.kind), count=item.count, role=item.role))
+    mdt = None
+    if cell.mdt_disk is not None and cell.mdt_disk_count:
+        raid = engine.RaidLayout(
+            level=cell.mdt_raid_level,
+            data=cell.mdt_raid_data,
+            parity=cell.mdt_raid_parity,
+            groups=cell.mdt_raid_groups,
+            spares=max(cell.mdt_disk_count - cell.mdt_raid_groups * (cell.mdt_raid_data + cell.mdt_raid_parity), 0),
+        )
+        enclosure = cell.mdt_enclosure
+        mdt = engine.MdtStorage(
+            disk=disk_params(cell.mdt_disk),
+            disks=cell.mdt_disk_count,
+            raid=raid,
+            mdts=cell.mdt_count,
+            bytes_per_inode=cell.bytes_per_inode,
+            enclosure=part_params(enclosure, "enclosure") if enclosure else None,
+            enclosure_slots=enclosure.drive_slots if enclosure else 0,
+        )
+    return engine.MetadataParams(slug=cell.slug, name=cell.name, lines=tuple(lines), mdt=mdt)
 
 
-def _rack(slug: str, errors: dict) -> engine.RackParams | None:
-    rack = cat.Rack.objects.filter(slug=slug).prefetch_related("rack_switches__switch").first()
+def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams | None:
+    rack = snap.racks.get(slug)
     if rack is None:
-        _put(errors, ("rack",), _unknown(cat.Rack, "rack", slug))
+        _put(errors, ("rack",), _unknown("rack", slug, snap.choices("racks")))
         return None
-    switches = tuple((_part(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
+    switches = tuple((part_params(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
     return engine.RackParams(
         slug=rack.slug,
         name=rack.name,
@@ -254,20 +299,23 @@ def _prices(slug: str, errors: dict, snapshot: dict | None = None) -> engine.Pri
         return _prices_from_snapshot(snapshot)
     snap = price_list_snapshot(slug=slug)
     if snap is None:
-        _put(errors, ("price_list",), _unknown(cat.PriceList, "price list", slug))
+        _put(errors, ("price_list",), _unknown("price list", slug, sorted(cat.PriceList.objects.values_list("slug", flat=True))))
         return None
     return _prices_from_snapshot(snap)
 
 
-def _tuning(slug: str, errors: dict) -> engine.TuningParams | None:
-    t = cat.TuningProfile.objects.filter(slug=slug).first()
+def _tuning(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.TuningParams | None:
+    t = snap.tuning.get(slug)
     if t is None:
-        _put(errors, ("tuning",), _unknown(cat.TuningProfile, "tuning profile", slug))
+        _put(errors, ("tuning",), _unknown("tuning profile", slug, snap.choices("tuning")))
         return None
     return engine.TuningParams(
         slug=t.slug,
         name=t.name,
-        request_kib=t.request_kib,
+        rpc_kib=t.rpc_kib,
+        max_sectors_kib=t.max_sectors_kib or 0,
+        sg_entries=t.sg_entries or 0,
+        rpcs_in_flight=t.rpcs_in_flight,
         software_read_efficiency=t.software_read_efficiency,
         software_write_efficiency=t.software_write_efficiency,
     )
@@ -313,24 +361,64 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[
     return out, info
 
 
-def design_resolve(*, spec: dict, prices: dict | None = None, user=None) -> engine.DesignInput:
+def _failover(snap: CatalogueSnapshot, spec: dict) -> str:
+    """The spec's failover, or by default `paired` unless a brick keeps its disks in its server."""
+    if spec.get("failover"):
+        return spec["failover"]
+    for entry in spec["bricks"]:
+        template = snap.templates.get(entry.get("template"))
+        if template is not None and template.head.kind == cat.Enclosure.Kind.INTERNAL:
+            return "none"
+    return "paired"
+
+
+def _clients(snap: CatalogueSnapshot, spec: dict, errors: dict) -> engine.ClientParams | None:
+    c = spec.get("clients")
+    if not c:
+        return None
+    adapter = _network_adapter(snap, c["adapter"], ("clients", "adapter"), errors)
+    if adapter is None:
+        return None
+    return engine.ClientParams(
+        count=c["count"],
+        adapter=adapter_params(adapter),
+        rpc_round_trip_ms=c.get("rpc_round_trip_ms") or 0.0,
+        streams=c.get("streams") or 1,
+    )
+
+
+def _fabric(spec: dict, errors: dict) -> engine.FabricParams | None:
+    f = spec.get("fabric")
+    if not f:
+        return None
+    oversub = f.get("oversubscription") or 1.0
+    if oversub > 1.0 and not spec.get("clients"):
+        _put(
+            errors,
+            ("fabric", "oversubscription"),
+            "an oversubscribed edge limits the clients' traffic: give `clients` (count and adapter) too",
+        )
+    return engine.FabricParams(oversubscription=oversub, core_gbps=f.get("core_gbps"))
+
+
+def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.DesignInput:
     """Build engine inputs from a DesignSpec; raise SpecError with field-level messages.
 
     `prices` is a frozen price-list snapshot (see `price_list_snapshot`) used instead of the
-    current list when it is the list the spec names."""
+    current list when it is the list the spec names; `snapshot` a catalogue already loaded for
+    this request (one query per kind), loaded here when not given."""
     spec = normalise_spec(spec)
+    snap = snapshot or catalogue_snapshot(user=user)
     errors: dict = {}
-    groups = [_brick_group(entry, i, errors) for i, entry in enumerate(spec["bricks"])]
-    rack = _rack(spec["rack"], errors)
-    tuning = _tuning(spec["tuning"], errors)
+    failover = _failover(snap, spec)
+    groups = [_brick_group(snap, entry, i, failover, errors) for i, entry in enumerate(spec["bricks"])]
+    rack = _rack(snap, spec["rack"], errors)
+    tuning = _tuning(snap, spec["tuning"], errors)
     price_params = _prices(spec["price_list"], errors, prices)
     calibration = _calibration(spec, user, errors)
-    metadata = _metadata(spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
-    clients = None
-    if spec.get("clients"):
-        adapter = _network_adapter(spec["clients"]["adapter"], ("clients", "adapter"), errors)
-        if adapter is not None:
-            clients = engine.ClientParams(count=spec["clients"]["count"], adapter=_adapter(adapter))
+    metadata = _metadata(snap, spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
+    clients = _clients(snap, spec, errors)
+    fabric = _fabric(spec, errors)
     if rack is not None:
         for i, group in enumerate(groups):
             if group is not None and group.height_u > rack.usable_units:
@@ -352,27 +440,27 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None) -> engi
         calibration=calibration_info,
         rack=rack,
         tuning=tuning,
-        failover=spec["failover"],
+        failover=failover,
         placement=spec["metadata"]["placement"],
         metadata=metadata,
         clients=clients,
+        fabric=fabric,
         prices=price_params,
     )
 
 
-def design_evaluate(*, spec: dict, prices: dict | None = None, user=None) -> engine.Evaluation:
+def design_evaluate(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.Evaluation:
     """Evaluate a DesignSpec: usable PiB, GB/s and bottleneck, price, racks (see the v1 contract).
-    `user` may name one of their calibrations in the spec."""
-    return engine.evaluate(design_resolve(spec=spec, prices=prices, user=user))
+    `user` may use their own brick templates and name one of their calibrations in the spec."""
+    return engine.evaluate(design_resolve(spec=spec, prices=prices, user=user, snapshot=snapshot))
 
 
 def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:
     """Key figures of one brick of each template (default disk, no failover, no metadata):
     OSTs, raw TB, usable TiB, read/write GB/s with the limiting stage, height U, power W."""
     summaries = []
-    for template in cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by(
-        "role", "slug"
-    ):
+    snap = catalogue_snapshot()
+    for template in sorted(snap.templates.values(), key=lambda t: (t.role, t.slug)):
         spec = {
             "bricks": [{"template": template.slug, "count": 1}],
             "metadata": {"placement": "none"},
@@ -380,7 +468,7 @@ def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:
             "tuning": tuning,
         }
         try:
-            evaluation = design_evaluate(spec=spec)
+            evaluation = design_evaluate(spec=spec, snapshot=snap)
         except SpecError as exc:
             summaries.append({"template": template, "error": exc.errors})
             continue

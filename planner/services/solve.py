@@ -54,12 +54,20 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
 
 def metadata_sizing(*, sizing: dict):
     """Size the metadata and choose the smallest catalogue cell that holds it (see planner.engine.metadata)."""
+    from planner.engine.capacity import mdt_figures
     from planner.engine.metadata import CellOption, size_metadata
 
-    cells = [
-        CellOption(slug=c.slug, name=c.name, mdts=c.mdt_count, mdt_bytes=float(c.mdt_usable_tb) * 1e12)
-        for c in cat.MetadataCell.objects.all()
-    ]
+    from .catalogue import catalogue_snapshot
+    from .evaluation import _metadata
+
+    snap = catalogue_snapshot()
+    cells = []
+    for slug in snap.choices("cells"):
+        md = _metadata(snap, slug, {})
+        if md is None or md.mdt is None:
+            continue  # a cell without composed MDT storage cannot be sized
+        usable = mdt_figures(md.mdt)["usable_bytes"]
+        cells.append(CellOption(slug=md.slug, name=md.name, mdts=md.mdt.mdts, mdt_bytes=usable / max(md.mdt.mdts, 1)))
     return size_metadata(
         files=sizing["files"],
         histogram=[tuple(p) for p in sizing["histogram"]],

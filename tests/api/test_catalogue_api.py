@@ -67,7 +67,7 @@ def test_catalogue_records_carry_source_notes(api):
     disk = api.get("/api/v1/catalogue/disks/nl-sas-4tb/").json()
     assert "175" in disk["sources"]["read_mbps"]
     head = api.get("/api/v1/catalogue/enclosures/md3460/").json()
-    assert "Calibrated" in head["sources"]["controller_read_mbps"]
+    assert "Derived from the reference study" in head["sources"]["controller_read_mbps"]
 
 
 def test_catalogue_price_list_is_labelled_illustrative(api):

@@ -102,7 +102,7 @@ def test_evaluate_defaults_fill_everything_but_bricks(api):
             {"bricks": [{"template": "md3460-performance", "count": 1}], "colour": "blue"},
             {
                 "colour": [
-                    "unknown field; expected one of: name, bricks, metadata, rack, tuning, failover, clients, price_list, calibration"
+                    "unknown field; expected one of: name, bricks, metadata, rack, tuning, failover, clients, fabric, price_list, calibration"
                 ]
             },
         ),

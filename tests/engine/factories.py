@@ -11,12 +11,15 @@ from planner.engine import (
     PartParams,
     PriceParams,
     RackParams,
+    RaidLayout,
+    ServerParams,
     TuningParams,
 )
 from planner.engine.inputs import MetadataLine
 from planner.engine.units import link_payload_gbps
 
-SERVER = PartParams(slug="srv", name="Server", kind="server", height_u=1, power_w=300, weight_kg=20)
+SERVER = ServerParams(slug="srv", name="Server", height_u=1, power_w=300, weight_kg=20, pcie_slots=3)
+SERVER_PART = PartParams(slug="srv", name="Server", kind="server", height_u=1, power_w=300, weight_kg=20)
 HBA = AdapterParams(slug="hba", name="HBA", kind="sas_hba", effective_gbps=6.7, power_w=13)
 NET = AdapterParams(slug="net", name="HCA", kind="ib_hca", effective_gbps=6.0, power_w=10)
 DISK4 = DiskParams(slug="d4", name="4 TB", capacity_bytes=4e12, read_mbps=175, write_mbps=175, power_w=10, weight_kg=0.9)
@@ -55,13 +58,15 @@ EXP = EnclosureParams(
 )
 SWITCH = PartParams(slug="sw", name="Switch", kind="switch", height_u=1, power_w=100, weight_kg=8)
 RACK = RackParams(slug="r42", name="42U rack", units=42, power_budget_w=17000, max_load_kg=1361, weight_kg=140, switches=((SWITCH, 2),))
-TUNED = TuningParams(slug="large-io", name="Large I/O", request_kib=1024, software_read_efficiency=0.9, software_write_efficiency=0.9)
-STOCK = TuningParams(slug="default", name="Default", request_kib=512, software_read_efficiency=0.9, software_write_efficiency=0.9)
+TUNED = TuningParams(slug="large-io", name="Large I/O", rpc_kib=1024, software_read_efficiency=0.9, software_write_efficiency=0.9)
+STOCK = TuningParams(
+    slug="default", name="Default", rpc_kib=1024, max_sectors_kib=512, software_read_efficiency=0.9, software_write_efficiency=0.9
+)
 METADATA = MetadataParams(
     slug="mds",
     name="Metadata cell",
     lines=(
-        MetadataLine(kind="server", part=SERVER, count=4, role="MDS"),
+        MetadataLine(kind="server", part=SERVER_PART, count=4, role="MDS"),
         MetadataLine(
             kind="enclosure",
             part=PartParams(slug="md", name="MD storage", kind="enclosure", height_u=2, power_w=200, weight_kg=16),
@@ -111,13 +116,8 @@ def brick(count=1, expansions=0, disk=DISK4, **kw) -> BrickGroup:
         expansion=EXP,
         expansions=expansions,
         disk=disk,
-        raid_level="raid6",
-        raid_data_disks=8,
-        raid_parity_disks=2,
-        segment_kib=128,
-        groups_per_enclosure=6,
-        spares_per_enclosure=0,
-        host_ports=4,
+        raid=RaidLayout(level="raid6", data=8, parity=2, groups=6, spares=0, segment_kib=128),
+        storage_ports=4,
         fs_overhead_fraction=0.0,
     )
     fields.update(kw)

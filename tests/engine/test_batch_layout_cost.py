@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from planner.engine import BatchInput, evaluate, evaluate_batch
-from planner.engine.layout import layout_design
+from planner.engine.layout import rack_layouts
 
 from . import factories as f
 
@@ -46,8 +46,9 @@ def test_vectorised_rack_count_equals_the_detailed_layout():
         if rng.random() < 0.6:
             bricks.append(f.brick(count=int(rng.integers(1, 9)), expansions=int(rng.integers(1, 3))))
         d = f.design(*bricks, placement=str(rng.choice(["none", "in_rack", "separate_rack"])), failover=str(rng.choice(["none", "paired"])))
-        res = evaluate_batch(BatchInput.from_designs([d]))
-        layouts = layout_design(d)
+        batch = BatchInput.from_designs([d])
+        res = evaluate_batch(batch)
+        layouts = rack_layouts(d, batch, res, 0)
         assert int(res.rack_count[0]) == len(layouts)
         assert int(res.units_used[0]) == sum(r.units_used for r in layouts)
         assert res.power_w[0] == pytest.approx(sum(r.power_w for r in layouts))
@@ -56,7 +57,8 @@ def test_vectorised_rack_count_equals_the_detailed_layout():
 
 def test_rack_fit_packs_heaviest_first_with_switches_on_top():
     d = f.design(f.brick(count=2), f.brick(count=1, expansions=2), placement="in_rack")
-    [rack] = layout_design(d)
+    batch = BatchInput.from_designs([d])
+    [rack] = rack_layouts(d, batch, evaluate_batch(batch), 0)
     items = sorted(rack.items, key=lambda it: it.u)
     assert items[0].u == 1 and items[0].group == "cap"  # the 13U capacity brick (heaviest) at the bottom
     assert [it.kind for it in items[-2:]] == ["switch", "switch"]
@@ -115,10 +117,10 @@ def test_unpriced_parts_are_warned_about_not_hidden():
 def test_batch_handles_large_arrays_without_python_loops_over_designs():
     base = BatchInput.from_designs([f.design(f.brick(count=1))])
     n = 10_000
-    groups = {k: np.repeat(v, n, axis=0) for k, v in base.groups.items()}
+    batch = base.repeat(n)
+    groups = batch.groups
     groups["count"] = np.arange(1, n + 1, dtype=float)[:, None] % 40 + 1
-    designs = {k: np.repeat(v, n, axis=0) for k, v in base.designs.items()}
-    res = evaluate_batch(BatchInput(groups=groups, designs=designs))
+    res = evaluate_batch(batch)
     assert res.read_gbps.shape == (n,)
     assert res.read_gbps[0] == pytest.approx(groups["count"][0, 0] * 4.5)
     assert np.all(np.diff(res.rack_count[:39]) >= 0)

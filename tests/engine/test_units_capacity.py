@@ -16,7 +16,7 @@ def test_units_convert_decimal_and_binary():
 
 
 def test_capacity_eight_4tb_data_disks_make_about_29_tib_per_ost():
-    per_ost = capacity.usable_bytes_per_ost(8, 4e12, 0.0)
+    per_ost = capacity.usable_bytes_per_ost(8, 2, 4e12, 0.0, 0)
     assert units.bytes_to_tib(per_ost) == pytest.approx(29.10, abs=0.01)
 
 
@@ -45,5 +45,5 @@ def test_capacity_subtracts_the_file_system_overhead():
 
 
 def test_capacity_vectorised_over_arrays():
-    per_ost = capacity.usable_bytes_per_ost(np.array([8, 8, 10]), np.array([4e12, 6e12, 4e12]), 0.0)
+    per_ost = capacity.usable_bytes_per_ost(np.array([8, 8, 10]), 2, np.array([4e12, 6e12, 4e12]), 0.0, 0)
     assert per_ost.tolist() == [32e12, 48e12, 40e12]

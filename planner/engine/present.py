@@ -1,0 +1,269 @@
+"""Presentation of engine results: one design's row of a batch as the public Evaluation, with
+rounding, warning texts and the assumptions stated in words. Computes no figure of its own: every
+number comes from `BatchResult` (or, for the metadata cell, `capacity.mdt_figures`)."""
+
+from __future__ import annotations
+
+from .capacity import mdt_figures
+from .cost import bill_of_materials
+from .inputs import STAGES, DesignInput
+from .layout import rack_layouts
+from .results import Evaluation
+from .units import PIB, TB, TIB
+
+
+def _r(value: float, digits: int = 3) -> float:
+    return round(float(value), digits)
+
+
+def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
+    out = []
+    for j, group in enumerate(design.bricks):
+        for s, stage in enumerate(STAGES):
+            r, w = res.stages[s, 0, row, j], res.stages[s, 1, row, j]
+            if r == float("inf") and w == float("inf"):
+                continue  # a stage this brick does not have (no expansion enclosure, no HBA, not measured)
+            out.append(
+                {
+                    "brick": group.template,
+                    "stage": stage,
+                    "read_gbps": _r(r),
+                    "write_gbps": _r(w),
+                    "limiting": {"read": bool(res.limiting[0, row, j] == s), "write": bool(res.limiting[1, row, j] == s)},
+                }
+            )
+    return out
+
+
+def _brick_rows(design: DesignInput, batch, res, row: int) -> list[dict]:
+    out = []
+    g = batch.groups
+    for j, group in enumerate(design.bricks):
+        per = res.brick_gbps[:, row, j]
+        lim = res.limiting[:, row, j]
+        out.append(
+            {
+                "template": group.template,
+                "name": group.name,
+                "role": group.role,
+                "kind": group.head.kind,
+                "count": group.count,
+                "disk": group.disk.slug,
+                "expansions": group.expansions,
+                "adapter": group.network.slug,
+                "adapters_per_server": group.network_count,
+                "storage_ports": group.storage_ports,
+                "raid": {
+                    "level": group.raid.level,
+                    "data": group.raid.data,
+                    "parity": group.raid.parity,
+                    "groups": group.raid.groups,
+                    "spares": group.raid.spares,
+                    "segment_kib": group.raid.segment_kib,
+                },
+                "disks_per_brick": group.disks,
+                "height_u": group.height_u,
+                "osts_per_brick": group.osts,
+                "disk_sustained_mbps": _r(g["disk_read_mbps"][row, j], 1),
+                "backend_gbps_per_brick": {"read": _r(res.backend_gbps[0, row, j]), "write": _r(res.backend_gbps[1, row, j])},
+                "read_gbps_per_brick": _r(per[0]),
+                "write_gbps_per_brick": _r(per[1]),
+                "read_gbps": _r(per[0] * group.count),
+                "write_gbps": _r(per[1] * group.count),
+                "bottleneck": {"read": STAGES[lim[0]], "write": STAGES[lim[1]]},
+                "software_efficiency": {"read": float(g["eff_read"][row, j]), "write": float(g["eff_write"][row, j])},
+                "standby_servers": int(res.standby[row, j]),
+                "sources": dict(group.sources),
+            }
+        )
+    return out
+
+
+def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
+    out = []
+    for layout in layouts:
+        out.append(
+            {
+                "index": layout.index,
+                "rack": layout.rack,
+                "units_total": layout.units_total,
+                "units_used": layout.units_used,
+                "power_w": round(layout.power_w, 1),
+                "weight_kg": round(layout.weight_kg, 1),
+                "power_budget_w": design.rack.power_budget_w,
+                "max_load_kg": design.rack.max_load_kg,
+                "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: it.u)],
+            }
+        )
+        if layout.units_used > layout.units_total:
+            warnings.append(f"Rack {layout.index} is over-full: {layout.units_used}U in a {layout.units_total}U rack.")
+        if layout.power_w > design.rack.power_budget_w:
+            warnings.append(
+                f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW, over the {design.rack.name} power budget of {design.rack.power_budget_w / 1000:.1f} kW."
+            )
+        if layout.weight_kg > design.rack.max_load_kg:
+            warnings.append(
+                f"Rack {layout.index} weighs {layout.weight_kg:.0f} kg, over the {design.rack.name} load rating of {design.rack.max_load_kg:.0f} kg."
+            )
+    return out
+
+
+def _price(design: DesignInput, batch, res, row: int, warnings: list[str]) -> dict:
+    lines = bill_of_materials(design, batch, res, row)
+    for kind, slug in dict.fromkeys(batch.keys[row][2]):
+        warnings.append(f"No price for {kind} '{slug}' in price list '{design.prices.slug}'; counted as 0.")
+    prices = design.prices
+    price = {
+        "total": round(float(res.total[row]), 2),
+        "currency": prices.currency,
+        "capex": round(float(res.capex[row]), 2),
+        "hardware": round(float(res.hardware[row]), 2),
+        "support": round(float(res.support[row]), 2),
+        "opex": round(float(res.opex[row]), 2),
+        "price_list": prices.slug,
+        "price_list_name": prices.name,
+        "price_list_date": prices.effective_date,
+        "illustrative": prices.illustrative,
+        "years": prices.service_years,
+        "energy_price_per_kwh": prices.energy_price_per_kwh,
+        "pue": prices.pue,
+        "lines": [line.as_dict() for line in lines],
+    }
+    usable = float(res.usable_bytes[row])
+    read = float(res.read_gbps[row])
+    price["per_usable_pib"] = round(price["total"] / (usable / PIB), 2) if usable > 0 else None
+    price["per_read_gbps"] = round(price["total"] / read, 2) if read > 0 else None
+    if prices.illustrative:
+        warnings.append(f"Prices come from '{prices.name}', an illustrative list: enter real quotes before using them in a purchase.")
+    return price
+
+
+def _metadata(design: DesignInput) -> dict | None:
+    md = design.metadata
+    if md is None:
+        return None
+    out = {"cell": md.slug, "name": md.name, "placement": design.placement, "servers": md.servers}
+    if md.mdt is not None:
+        figures = mdt_figures(md.mdt)
+        out.update(
+            {
+                "mdt_count": md.mdt.mdts,
+                "mdt_disk": md.mdt.disk.slug,
+                "mdt_disks": md.mdt.disks,
+                "mdt_raid": {
+                    "level": md.mdt.raid.level,
+                    "data": md.mdt.raid.data,
+                    "parity": md.mdt.raid.parity,
+                    "groups": md.mdt.raid.groups,
+                },
+                "mdt_usable_tib": round(figures["usable_bytes"] / TIB, 2),
+                "mdt_usable_tib_each": round(figures["usable_bytes"] / max(md.mdt.mdts, 1) / TIB, 2),
+                "bytes_per_inode": md.mdt.bytes_per_inode,
+                "inodes": int(figures["inodes"]),
+                "inodes_capped_by_ldiskfs": bool(figures["capped"]),
+            }
+        )
+    return out
+
+
+def _assumptions(design: DesignInput, batch, row: int) -> list[str]:
+    tuning = design.tuning
+    disks = []
+    for j, group in enumerate(design.bricks):
+        d = group.disk
+        if d.sustained_factor < 1.0:
+            disks.append(
+                f"{d.name}: {d.read_mbps:.0f} MB/s outer, {d.inner_mbps:.0f} MB/s inner zone, {batch.groups['disk_read_mbps'][row, j]:.0f} MB/s over the surface"
+            )
+    out = [
+        "Usable capacity is the file systems' size as df shows it, in binary units (TiB = 2^40 B, PiB = 2^50 B): ldiskfs OSTs less their format overhead (the 5% root reserve is not subtracted); ZFS OSTs as ZFS reports a raidz vdev (padding of 128 KiB blocks), less the 1/32 slop space.",
+        "Raw capacity is decimal (TB = 10^12 B), as disk vendors quote it.",
+        "Throughput is GB/s (10^9 B/s) for large sequential file-per-process I/O spread evenly over all OSTs of a file system that fills the whole disk surface.",
+        "Disks stream at the average of their outer- and inner-zone rates (a file system fills the whole surface)"
+        + (": " + "; ".join(dict.fromkeys(disks)) if disks else "")
+        + ".",
+        f"Tuning profile '{tuning.slug}': {tuning.rpc_kib} KiB Lustre RPCs reach the RAID controllers as {tuning.request_kib} KiB requests"
+        + " (less where a controller or SAN protocol takes smaller ones)"
+        + f"; Lustre delivers {tuning.software_read_efficiency:.0%} (read) and {tuning.software_write_efficiency:.0%} (write) of the back end. The network stage is the adapters' protocol goodput and is not reduced again.",
+        f"Failover: {design.failover}.",
+        f"Energy: {design.prices.service_years} years at {design.prices.energy_price_per_kwh} {design.prices.currency}/kWh with PUE {design.prices.pue}.",
+    ]
+    if design.clients is not None and design.clients.rpc_round_trip_ms > 0:
+        c = design.clients
+        out.append(
+            f"Each client keeps {c.streams} OSC(s) busy with {tuning.rpcs_in_flight} RPCs of {tuning.rpc_kib} KiB in flight and a {c.rpc_round_trip_ms} ms RPC round trip."
+        )
+    return out
+
+
+def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
+    """The Evaluation of design `row` of an evaluated batch."""
+    warnings: list[str] = []
+    for j, group in enumerate(design.bricks):
+        if res.standby[row, j] > 0:
+            warnings.append(
+                f"{group.name}: an odd number of bricks ({group.count}); one standby server was added so that every OSS has a failover partner."
+            )
+        if group.height_u > design.rack.usable_units:
+            warnings.append(
+                f"{group.name}: one brick is {group.height_u}U and does not fit in a {design.rack.name} ({design.rack.usable_units}U free under its switches)."
+            )
+    bottleneck = res.bottleneck_names()[row]
+    if design.clients is not None and "clients" in bottleneck:
+        c = design.clients
+        warnings.append(
+            (f"The {c.count} clients" if c.count != 1 else "The one client")
+            + f" ({c.adapter.name}) limit"
+            + ("s" if c.count == 1 else "")
+            + " throughput below what the storage delivers."
+        )
+    if "fabric" in bottleneck:
+        warnings.append("The fabric's core limits throughput below what the storage delivers.")
+
+    layouts = rack_layouts(design, batch, res, row)
+    racks_out = _rack_rows(design, layouts, warnings)
+    price = _price(design, batch, res, row, warnings)
+
+    degraded_note = (
+        "one OSS server down: its HA partner serves both bricks through one server and network adapter"
+        if design.failover == "paired"
+        else "one OSS server down without failover: its brick's OSTs are offline until it returns"
+    )
+    sources = {"tuning": design.tuning.slug, "price_list": design.prices.slug}
+    if design.calibration:
+        sources["calibration"] = design.calibration
+        if not design.calibration.get("applied_to"):
+            warnings.append(
+                f"Calibration '{design.calibration['name']}' is for {design.calibration['brick_template']} bricks; "
+                "no brick of this design uses that template, so nothing was changed."
+            )
+    usable = float(res.usable_bytes[row])
+    return Evaluation(
+        name=design.name,
+        usable_pib=usable / PIB,
+        usable_tib=usable / TIB,
+        raw_tb=float(res.raw_bytes[row]) / TB,
+        read_gbps=float(res.read_gbps[row]),
+        write_gbps=float(res.write_gbps[row]),
+        bottleneck={"read": bottleneck[0], "write": bottleneck[1]},
+        stages=_stage_rows(design, res, row),
+        bricks=_brick_rows(design, batch, res, row),
+        degraded={"read_gbps": _r(res.degraded_gbps[0, row], 2), "write_gbps": _r(res.degraded_gbps[1, row], 2), "scenario": degraded_note},
+        price=price,
+        rack_count=int(res.rack_count[row]),
+        racks=racks_out,
+        units_used=int(res.units_used[row]),
+        power_w=float(res.power_w[row]),
+        weight_kg=float(res.weight_kg[row]),
+        counts={
+            "bricks": int(sum(g.count for g in design.bricks)),
+            "servers": int(res.servers[row]),
+            "enclosures": int(res.enclosures[row]),
+            "disks": int(res.disks[row]),
+            "osts": int(res.osts[row]),
+        },
+        warnings=warnings,
+        assumptions=_assumptions(design, batch, row),
+        sources=sources,
+        metadata=_metadata(design),
+    )

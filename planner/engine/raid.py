@@ -1,0 +1,94 @@
+"""RAID arithmetic, vectorised: what a write costs the disks, and what a ZFS raidz vdev gives `df`.
+
+Hardware and md RAID (levels raid5, raid6, raid10) write a stripe of `data` segments plus
+`parity` segments; ZFS raidz (raidz1-3) writes variable-width stripes in sectors and pads each
+allocation to a multiple of parity + 1 sectors. All functions take numpy arrays (any common
+shape) or scalars.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ZFS_SECTOR = 4096
+"""ashift=12, the sector size the Lustre Operations Manual recommends for ZFS OSTs on 4K disks."""
+ZFS_RECORD = 1 << 20
+"""recordsize=1M, the Lustre Operations Manual's recommendation for ZFS OST datasets."""
+ZFS_ACCOUNTING_BLOCK = 1 << 17
+"""ZFS reports raidz space as if every block were 128 KiB (SPA_OLD_MAXBLOCKSIZE, vdev_deflate_ratio)."""
+ZFS_SLOP_FRACTION = 1.0 / 32.0
+"""spa_slop_shift = 5: ZFS keeps 1/32 of the pool back from `df` (OpenZFS spa_misc.c)."""
+ZFS_LABEL_BYTES = 4 * 256 * 1024 + 3.5 * 2**20
+"""Per disk: four 256 KiB vdev labels and the 3.5 MiB boot block area (OpenZFS vdev_label.c)."""
+
+
+def partial_stripe_amplification(request_kib, segment_kib, data_disks, parity_disks):
+    """Disk I/O per data byte for requests of `request_kib` on a parity RAID group, no merging.
+
+    Each full stripe costs n+p segment writes for n data segments; a partial stripe of k
+    segments costs min(2(k+p), n+p) segment I/Os (read-modify-write, or reconstruct-write reading
+    the n-k untouched segments)."""
+    request = np.asarray(request_kib, dtype=float)
+    segment = np.asarray(segment_kib, dtype=float)
+    n = np.asarray(data_disks, dtype=float)
+    p = np.asarray(parity_disks, dtype=float)
+    stripe = n * segment
+    full = np.floor(request / stripe)
+    remainder = request - full * stripe
+    partial_segments = np.ceil(remainder / segment)
+    partial_cost = np.where(remainder > 0, np.minimum(2.0 * (partial_segments + p), n + p), 0.0)
+    return (full * (n + p) + partial_cost) / (request / segment)
+
+
+def raidz_allocated_sectors(block_bytes, data_disks, parity_disks, sector=ZFS_SECTOR):
+    """Sectors a raidz vdev allocates for one block: data sectors, parity sectors per row of
+    `data_disks` data sectors, rounded up to a multiple of parity + 1 (OpenZFS vdev_raidz_asize)."""
+    n = np.asarray(data_disks, dtype=float)
+    p = np.asarray(parity_disks, dtype=float)
+    d = np.ceil(np.asarray(block_bytes, dtype=float) / sector)
+    total = d + np.ceil(d / np.maximum(n, 1.0)) * p
+    return np.ceil(total / (p + 1.0)) * (p + 1.0)
+
+
+def raidz_write_amplification(data_disks, parity_disks, record=ZFS_RECORD):
+    """Disk bytes per data byte when ZFS writes whole records (copy-on-write: never read-modify-write)."""
+    return raidz_allocated_sectors(record, data_disks, parity_disks) * ZFS_SECTOR / record
+
+
+def write_amplification(request_kib, segment_kib, data_disks, parity_disks, level_code, cache_merge=0.0):
+    """Disk I/O per byte of data written, for sequential streams of `request_kib` requests.
+
+    level_code: 0 parity RAID (raid5/6), 1 RAID 10 (every byte written twice), 2 ZFS raidz.
+    `cache_merge` is the share of partial stripes that the controller's write-back cache (or md's
+    stripe cache) coalesces into full stripes before they reach the disks."""
+    n = np.asarray(data_disks, dtype=float)
+    p = np.asarray(parity_disks, dtype=float)
+    code = np.asarray(level_code)
+    full = (n + p) / n
+    merge = np.clip(np.asarray(cache_merge, dtype=float), 0.0, 1.0)
+    parity = merge * full + (1.0 - merge) * partial_stripe_amplification(request_kib, segment_kib, n, p)
+    return np.where(code == 1, 2.0, np.where(code == 2, raidz_write_amplification(n, p), parity))
+
+
+def full_stripe_amplification(data_disks, parity_disks, level_code):
+    """Disk I/O per data byte for aligned full-stripe writes."""
+    n = np.asarray(data_disks, dtype=float)
+    p = np.asarray(parity_disks, dtype=float)
+    code = np.asarray(level_code)
+    return np.where(code == 1, 2.0, np.where(code == 2, raidz_write_amplification(n, p), (n + p) / n))
+
+
+def zfs_deflate_ratio(data_disks, parity_disks):
+    """Share of a raidz vdev's raw space that ZFS reports: a 128 KiB block's size over what it
+    allocates, in 512-byte units rounded down as vdev_deflate_ratio does."""
+    asize = raidz_allocated_sectors(ZFS_ACCOUNTING_BLOCK, data_disks, parity_disks) * ZFS_SECTOR
+    return np.floor(ZFS_ACCOUNTING_BLOCK / (asize / 512.0)) / 512.0
+
+
+def zfs_usable_bytes(data_disks, parity_disks, disk_bytes, metadata_fraction=0.0):
+    """What `df` shows for a pool of one raidz vdev: raw space less labels, deflated, less the
+    1/32 slop space, less `metadata_fraction` for the OST's own metadata."""
+    n = np.asarray(data_disks, dtype=float)
+    p = np.asarray(parity_disks, dtype=float)
+    raw = (n + p) * (np.asarray(disk_bytes, dtype=float) - ZFS_LABEL_BYTES)
+    return raw * zfs_deflate_ratio(n, p) * (1.0 - ZFS_SLOP_FRACTION) * (1.0 - np.asarray(metadata_fraction, dtype=float))
