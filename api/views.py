@@ -16,7 +16,7 @@ from rest_framework.views import APIView
 
 from hardware_catalog import models as cat
 from hardware_catalog import selectors
-from planner.services import SpecError, design_evaluate
+from planner.services import design_evaluate
 
 from . import serializers as s
 from .permissions import IsStaffOrReadOnly
@@ -230,10 +230,7 @@ class EvaluateView(APIView):
     def post(self, request):
         spec = s.DesignSpecSerializer(data=request.data)
         spec.is_valid(raise_exception=True)
-        try:
-            evaluation = design_evaluate(spec=spec.validated_data, user=request.user)
-        except SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        evaluation = design_evaluate(spec=spec.validated_data, user=request.user)
         return Response(evaluation.as_dict())
 
 

@@ -99,8 +99,5 @@ class CalibrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
         data = CalibrationUploadSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        try:
-            calibration = services.calibration_from_upload(owner=request.user, upload=v)
-        except services.SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        calibration = services.calibration_from_upload(owner=request.user, upload=v)
         return Response(CalibrationSerializer(calibration).data, status=status.HTTP_201_CREATED)

@@ -87,10 +87,7 @@ class DesignViewSet(viewsets.ModelViewSet):
     def create(self, request, *args, **kwargs):
         data = sd.DesignCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            design = services.design_create(owner=request.user, name=data.validated_data["name"], spec=data.validated_data["spec"])
-        except services.SpecError as exc:
-            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        design = services.design_create(owner=request.user, name=data.validated_data["name"], spec=data.validated_data["spec"])
         return Response(self.get_serializer(design).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
@@ -125,8 +122,6 @@ class DesignViewSet(viewsets.ModelViewSet):
             )
         except services.VersionConflict as exc:
             return _conflict(request, exc)
-        except services.SpecError as exc:
-            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data)
 
     @extend_schema(
@@ -147,10 +142,7 @@ class DesignViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], url_path="evaluation", url_name="evaluation")
     def evaluation(self, request, pk=None):
         design = self.get_object()
-        try:
-            evaluation = services.design_evaluation(design=design)
-        except services.SpecError as exc:
-            return Response({"spec": exc.errors}, status=status.HTTP_400_BAD_REQUEST)
+        evaluation = services.design_evaluation(design=design)
         return Response(evaluation.as_dict())
 
     @extend_schema(
@@ -168,8 +160,6 @@ class DesignViewSet(viewsets.ModelViewSet):
             design = services.design_reprice(design=design, based_on_version=data.validated_data.get("version"))
         except services.VersionConflict as exc:
             return _conflict(request, exc)
-        except services.SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
         return Response(self.get_serializer(design).data)
 
     @extend_schema(
@@ -183,10 +173,7 @@ class DesignViewSet(viewsets.ModelViewSet):
         design = self.get_object()
         data = sd.ShareSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            design = services.design_share(design=design, usernames=data.validated_data.get("users"), link=data.validated_data.get("link"))
-        except services.SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        design = services.design_share(design=design, usernames=data.validated_data.get("users"), link=data.validated_data.get("link"))
         return Response(self.get_serializer(design).data)
 
     @extend_schema(
@@ -311,10 +298,7 @@ class CompareView(APIView):
                 entries.append((entry.get("label") or spec.get("name") or f"Design {i + 1}", spec, None))
         if errors:
             return Response({"designs": errors}, status=status.HTTP_400_BAD_REQUEST)
-        try:
-            result = services.design_compare(entries=entries, reference=data.validated_data["reference"], user=request.user)
-        except services.SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        result = services.design_compare(entries=entries, reference=data.validated_data["reference"], user=request.user)
         return Response(result)
 
 

@@ -167,10 +167,7 @@ class SolveView(APIView):
     def post(self, request):
         data = SolveRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            answer, job = services.solve_request(request=data.validated_data, user=request.user)
-        except services.SpecError as exc:
-            return Response(exc.errors, status=status.HTTP_400_BAD_REQUEST)
+        answer, job = services.solve_request(request=data.validated_data, user=request.user)
         if job is not None:
             return Response(_job_body(request, job), status=status.HTTP_202_ACCEPTED)
         return Response(answer)

@@ -49,6 +49,10 @@ class SpecError(Exception):
         super().__init__(str(errors))
         self.errors = errors
 
+    def nested(self, key: str) -> "SpecError":
+        """The same errors under one field, e.g. a saved design's `spec`."""
+        return SpecError({key: self.errors})
+
 
 def normalise_spec(spec: dict) -> dict:
     """Fill the documented defaults into a structurally valid spec (a copy)."""

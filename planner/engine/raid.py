@@ -16,10 +16,18 @@ ZFS_RECORD = 1 << 20
 """recordsize=1M, the Lustre Operations Manual's recommendation for ZFS OST datasets."""
 ZFS_ACCOUNTING_BLOCK = 1 << 17
 """ZFS reports raidz space as if every block were 128 KiB (SPA_OLD_MAXBLOCKSIZE, vdev_deflate_ratio)."""
-ZFS_SLOP_FRACTION = 1.0 / 32.0
-"""spa_slop_shift = 5: ZFS keeps 1/32 of the pool back from `df` (OpenZFS spa_misc.c)."""
+ZFS_SLOP_SHIFT = 5
+"""spa_slop_shift = 5: ZFS keeps 1/32 of the pool back from `df` (OpenZFS module/zfs/spa_misc.c)."""
+ZFS_MAX_SLOP = 128 * 2**30
+"""spa_max_slop: since OpenZFS 2.1.0 the slop space is at most 128 GiB (spa_misc.c)."""
+ZFS_MIN_SLOP = 128 * 2**20
+"""spa_min_slop: at least 128 MiB (or half a tiny pool)."""
 ZFS_LABEL_BYTES = 4 * 256 * 1024 + 3.5 * 2**20
 """Per disk: four 256 KiB vdev labels and the 3.5 MiB boot block area (OpenZFS vdev_label.c)."""
+ZFS_MIN_MS_SHIFT, ZFS_MAX_MS_SHIFT, ZFS_MS_COUNT = 29, 34, 200
+"""Metaslabs: about 200 per vdev, between 512 MiB and 16 GiB each (OpenZFS vdev.c defaults)."""
+ZFS_EMBEDDED_LOG_MIN_MS = 64
+"""Since OpenZFS 2.1.0 one metaslab of a vdev with at least 64 is set aside for the ZIL (vdev.c)."""
 
 
 def partial_stripe_amplification(request_kib, segment_kib, data_disks, parity_disks):
@@ -86,9 +94,22 @@ def zfs_deflate_ratio(data_disks, parity_disks):
 
 
 def zfs_usable_bytes(data_disks, parity_disks, disk_bytes, metadata_fraction=0.0):
-    """What `df` shows for a pool of one raidz vdev: raw space less labels, deflated, less the
-    1/32 slop space, less `metadata_fraction` for the OST's own metadata."""
+    """What `df` shows for a pool of one raidz vdev (OpenZFS 2.1 and later):
+
+    raw space less each disk's labels, rounded down to whole metaslabs (one set aside for the
+    ZIL when the vdev has 64 or more), deflated as ZFS reports raidz space (`zfs_deflate_ratio`),
+    less the slop space (1/32 of the pool, at most 128 GiB, less half of it at most for the ZIL's
+    metaslab, at least 128 MiB), less `metadata_fraction` for the OST's own metadata."""
     n = np.asarray(data_disks, dtype=float)
     p = np.asarray(parity_disks, dtype=float)
-    raw = (n + p) * (np.asarray(disk_bytes, dtype=float) - ZFS_LABEL_BYTES)
-    return raw * zfs_deflate_ratio(n, p) * (1.0 - ZFS_SLOP_FRACTION) * (1.0 - np.asarray(metadata_fraction, dtype=float))
+    asize = (n + p) * np.maximum(np.asarray(disk_bytes, dtype=float) - ZFS_LABEL_BYTES, 0.0)
+    shift = np.clip(np.floor(np.log2(np.maximum(asize, 1.0) / ZFS_MS_COUNT)), ZFS_MIN_MS_SHIFT, ZFS_MAX_MS_SHIFT)
+    metaslab = 2.0**shift
+    count = np.floor(asize / metaslab)
+    embedded = np.where(count >= ZFS_EMBEDDED_LOG_MIN_MS, metaslab, 0.0)
+    ratio = zfs_deflate_ratio(n, p)
+    normal = (count * metaslab - embedded) * ratio
+    slop = np.minimum(normal / 2**ZFS_SLOP_SHIFT, ZFS_MAX_SLOP)
+    slop = slop - np.minimum(embedded * ratio, slop / 2.0)
+    slop = np.maximum(slop, np.minimum(normal / 2.0, ZFS_MIN_SLOP))
+    return (normal - slop) * (1.0 - np.asarray(metadata_fraction, dtype=float))

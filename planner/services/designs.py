@@ -38,7 +38,10 @@ def designs_visible_to(user) -> QuerySet:
 def _check_spec(spec: dict, prices: dict | None = None, user=None) -> dict:
     """Normalise and resolve (raises SpecError); return the normalised spec."""
     normalised = normalise_spec(spec)
-    design_resolve(spec=normalised, prices=prices, user=user)
+    try:
+        design_resolve(spec=normalised, prices=prices, user=user)
+    except SpecError as exc:
+        raise exc.nested("spec") from None
     return normalised
 
 
@@ -117,7 +120,10 @@ def design_share(*, design: Design, usernames: list[str] | None = None, link: bo
 
 def design_evaluation(*, design: Design) -> engine.Evaluation:
     """Evaluate a saved design with its frozen prices; warn when the price list has changed since."""
-    evaluation = design_evaluate(spec=design.spec, prices=design.prices or None, user=design.owner)
+    try:
+        evaluation = design_evaluate(spec=design.spec, prices=design.prices or None, user=design.owner)
+    except SpecError as exc:
+        raise exc.nested("spec") from None
     current = price_list_snapshot(slug=design.spec["price_list"])
     if current is not None and design.prices and current != design.prices:
         evaluation.warnings.append(
