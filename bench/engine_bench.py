@@ -19,11 +19,10 @@ from tests.engine import factories as f
 
 def _batch(n: int) -> BatchInput:
     base = BatchInput.from_designs([f.design(f.brick(count=1), f.brick(count=1, expansions=2), placement="in_rack", failover="paired")])
-    groups = {k: np.repeat(v, n, axis=0) for k, v in base.groups.items()}
+    batch = base.repeat(n)
     rng = np.random.default_rng(1)
-    groups["count"] = rng.integers(0, 40, size=groups["count"].shape).astype(float)
-    designs = {k: np.repeat(v, n, axis=0) for k, v in base.designs.items()}
-    return BatchInput(groups=groups, designs=designs)
+    batch.groups["count"] = rng.integers(0, 40, size=batch.groups["count"].shape).astype(float)
+    return batch
 
 
 def _time(fn, repeat: int) -> float:

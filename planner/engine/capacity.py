@@ -42,8 +42,11 @@ def usable_bytes_per_ost(data_disks, parity_disks, disk_bytes, fs_overhead_fract
     """Usable bytes of one OST as df shows it (see the module docstring)."""
     n = np.asarray(data_disks, dtype=float)
     ldiskfs = n * np.asarray(disk_bytes, dtype=float) * (1.0 - np.asarray(fs_overhead_fraction, dtype=float))
+    raidz = np.asarray(code) == LEVEL_RAIDZ
+    if not raidz.any():
+        return ldiskfs
     zfs = zfs_usable_bytes(n, parity_disks, disk_bytes, fs_overhead_fraction)
-    return np.where(np.asarray(code) == LEVEL_RAIDZ, zfs, ldiskfs)
+    return np.where(raidz, zfs, ldiskfs)
 
 
 MAX_INODES_PER_LDISKFS_MDT = 4_000_000_000

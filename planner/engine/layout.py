@@ -130,8 +130,9 @@ def _unit(parts: dict, row: int, j: int, k: int, figure: str) -> float:
     return float(parts[figure][row, j, k])
 
 
-def _brick_devices(design: DesignInput, parts: dict, row: int, j: int, number: int) -> list[tuple]:
-    """The devices of one brick with their power and weight, from the batch's per-part figures."""
+def _brick_devices(design: DesignInput, parts: dict, row: int, j: int) -> list[tuple]:
+    """The devices of one brick of line j with their power and weight, from the batch's per-part
+    figures; labels hold `{n}` for the brick's number."""
     group = design.bricks[j]
     per_enclosure = group.raid.disks
     disk_w = _unit(parts, row, j, 5, "power") * per_enclosure
@@ -148,21 +149,17 @@ def _brick_devices(design: DesignInput, parts: dict, row: int, j: int, number: i
     devices = []
     internal = group.head.height_u == 0  # the server's own bays: disks draw power inside the server
     if not internal:
-        devices.append((group.head.height_u, group.head.slug, "enclosure", f"{group.head.name} #{number}", head_w, head_kg))
+        devices.append((group.head.height_u, group.head.slug, "enclosure", f"{group.head.name} #{{n}}", head_w, head_kg))
     if group.expansion is not None:
         exp_w, exp_kg = _unit(parts, row, j, 4, "power") + disk_w, _unit(parts, row, j, 4, "weight") + disk_kg
         kind = "enclosure" if group.head.is_san else "expansion"
         for e in range(group.expansions):
-            devices.append(
-                (group.expansion.height_u, group.expansion.slug, kind, f"{group.expansion.name} #{number}.{e + 1}", exp_w, exp_kg)
-            )
+            devices.append((group.expansion.height_u, group.expansion.slug, kind, f"{group.expansion.name} #{{n}}.{e + 1}", exp_w, exp_kg))
     server_w = _unit(parts, row, j, 0, "power") + adapters_w + (head_w if internal else 0.0)
     server_kg = _unit(parts, row, j, 0, "weight") + adapters_kg + (head_kg if internal else 0.0)
     for s in range(group.servers_per_brick):
         suffix = chr(97 + s) if group.servers_per_brick > 1 else ""
-        devices.append(
-            (group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{number}{suffix}", server_w, server_kg)
-        )
+        devices.append((group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{{n}}{suffix}", server_w, server_kg))
     return devices
 
 
@@ -211,9 +208,12 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
         if j >= len(design.bricks):
             continue
         group = design.bricks[j]
+        devices = _brick_devices(design, parts, row, j)
         blocks = [
             _Block(
-                label=f"{group.name} #{numbers[j] + k}", group=group.template, devices=_brick_devices(design, parts, row, j, numbers[j] + k)
+                label=f"{group.name} #{numbers[j] + k}",
+                group=group.template,
+                devices=[(h, slug, kind, label.replace("{n}", str(numbers[j] + k)), w, kg) for h, slug, kind, label, w, kg in devices],
             )
             for k in range(group.count)
         ]

@@ -75,7 +75,9 @@ def write_amplification(request_kib, segment_kib, data_disks, parity_disks, leve
     full = (n + p) / n
     merge = np.clip(np.asarray(cache_merge, dtype=float), 0.0, 1.0)
     parity = merge * full + (1.0 - merge) * partial_stripe_amplification(request_kib, segment_kib, n, p)
-    return np.where(code == 1, 2.0, np.where(code == 2, raidz_write_amplification(n, p), parity))
+    if (code == 2).any():
+        parity = np.where(code == 2, raidz_write_amplification(n, p), parity)
+    return np.where(code == 1, 2.0, parity)
 
 
 def full_stripe_amplification(data_disks, parity_disks, level_code):
@@ -83,7 +85,10 @@ def full_stripe_amplification(data_disks, parity_disks, level_code):
     n = np.asarray(data_disks, dtype=float)
     p = np.asarray(parity_disks, dtype=float)
     code = np.asarray(level_code)
-    return np.where(code == 1, 2.0, np.where(code == 2, raidz_write_amplification(n, p), (n + p) / n))
+    out = (n + p) / n
+    if (code == 2).any():
+        out = np.where(code == 2, raidz_write_amplification(n, p), out)
+    return np.where(code == 1, 2.0, out)
 
 
 def zfs_deflate_ratio(data_disks, parity_disks):
