@@ -13,6 +13,7 @@ from planner import engine
 from planner.models import Design
 from planner.spec import SpecError, normalise_spec
 
+from .catalogue import catalogue_snapshot
 from .evaluation import design_evaluate, design_resolve, price_list_snapshot
 
 
@@ -142,11 +143,15 @@ def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> di
     """
     evaluations = []
     errors: dict = {}
+    snapshots: dict = {}  # one catalogue load per user whose templates the entries use
     for i, entry in enumerate(entries):
         label, spec, prices = entry[:3]
         owner = entry[3] if len(entry) > 3 else user
+        key = getattr(owner, "pk", None)
+        if key not in snapshots:
+            snapshots[key] = catalogue_snapshot(user=owner)
         try:
-            evaluations.append((label, design_evaluate(spec=spec, prices=prices, user=owner)))
+            evaluations.append((label, design_evaluate(spec=spec, prices=prices, user=owner, snapshot=snapshots[key])))
         except SpecError as exc:
             errors.setdefault("designs", {})[str(i)] = exc.errors
     if errors:

@@ -294,10 +294,12 @@ def _prices_from_snapshot(snap: dict) -> engine.PriceParams:
     )
 
 
-def _prices(slug: str, errors: dict, snapshot: dict | None = None) -> engine.PriceParams | None:
+def _prices(catalogue: CatalogueSnapshot, slug: str, errors: dict, snapshot: dict | None = None) -> engine.PriceParams | None:
     if snapshot and snapshot.get("slug") == slug:
         return _prices_from_snapshot(snapshot)
-    snap = price_list_snapshot(slug=slug)
+    if slug not in catalogue.price_lists:  # loaded once per request, when first named
+        catalogue.price_lists[slug] = price_list_snapshot(slug=slug)
+    snap = catalogue.price_lists[slug]
     if snap is None:
         _put(errors, ("price_list",), _unknown("price list", slug, sorted(cat.PriceList.objects.values_list("slug", flat=True))))
         return None
@@ -414,7 +416,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     groups = [_brick_group(snap, entry, i, failover, errors) for i, entry in enumerate(spec["bricks"])]
     rack = _rack(snap, spec["rack"], errors)
     tuning = _tuning(snap, spec["tuning"], errors)
-    price_params = _prices(spec["price_list"], errors, prices)
+    price_params = _prices(snap, spec["price_list"], errors, prices)
     calibration = _calibration(spec, user, errors)
     metadata = _metadata(snap, spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
     clients = _clients(snap, spec, errors)

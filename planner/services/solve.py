@@ -7,6 +7,7 @@ from hardware_catalog import models as cat
 from planner.engine import solver
 from planner.spec import SpecError, normalise_spec
 
+from .catalogue import catalogue_snapshot
 from .evaluation import design_resolve
 
 MAX_CANDIDATES = 2_000_000
@@ -16,35 +17,41 @@ SYNC_CANDIDATES = 50_000  # larger searches run as Celery tasks with progress
 
 
 def _options(request: dict, user) -> tuple[list, list[dict]]:
-    templates = request.get("templates") or list(cat.BrickTemplate.objects.order_by("slug").values_list("slug", flat=True))
+    """Every brick option the request allows (template x disk x expansion count), resolved against
+    one catalogue snapshot: the catalogue's templates, the user's own and those shared with them."""
+    snap = catalogue_snapshot(user=user)
+    templates = request.get("templates") or snap.choices("templates", lambda t: t.owner_id is None)
     base = normalise_spec(
-        {k: request[k] for k in ("metadata", "rack", "tuning", "failover", "price_list", "calibration", "clients") if k in request}
+        {
+            k: request[k]
+            for k in ("metadata", "rack", "tuning", "failover", "price_list", "calibration", "clients", "fabric")
+            if k in request
+        }
     )
     options, described, errors = [], [], {}
-    known = set(cat.BrickTemplate.objects.filter(slug__in=templates).values_list("slug", flat=True))
     for slug in templates:
-        if slug not in known:
+        if slug not in snap.templates:
             errors.setdefault("templates", []).append(f"unknown brick template '{slug[:40]}'")
-    disks_known = set(cat.Disk.objects.values_list("slug", flat=True))
     for d in request.get("disks") or []:
-        if d not in disks_known:
+        if d not in snap.disks:
             errors.setdefault("disks", []).append(f"unknown disk '{d[:40]}'")
     if errors:
         raise SpecError(errors)
-    for template in cat.BrickTemplate.objects.filter(slug__in=templates).select_related("disk", "head").order_by("slug"):
+    for template in sorted((snap.templates[slug] for slug in set(templates)), key=lambda t: t.slug):
         disks = request.get("disks") or [template.disk.slug]
         expansion_counts = request.get("expansions")
         if expansion_counts is None:
             expansion_counts = [template.expansions]
+        san = template.head.kind in (cat.Enclosure.Kind.ISCSI_ARRAY, cat.Enclosure.Kind.FC_ARRAY)
         for disk in disks:
             for exp in expansion_counts:
-                if exp > template.head.max_expansions or (exp and template.expansion_id is None):
+                if exp > template.head.max_expansions or (exp and template.expansion_id is None and not san):
                     continue
                 spec = {**base, "bricks": [{"template": template.slug, "count": 1, "disk": disk, "expansions": exp}]}
                 try:
-                    design = design_resolve(spec=spec, user=user)
+                    design = design_resolve(spec=spec, user=user, snapshot=snap)
                 except SpecError:
-                    continue  # e.g. a 3.5 inch disk for 2.5 inch bays: not an option
+                    continue  # e.g. a 3.5 inch disk for 2.5 inch bays, or paired failover on internal bays: not an option
                 options.append(design)
                 described.append({"template": template.slug, "template_name": template.name, "disk": disk, "expansions": exp, "spec": spec})
     if not options:
@@ -57,7 +64,6 @@ def metadata_sizing(*, sizing: dict):
     from planner.engine.capacity import mdt_figures
     from planner.engine.metadata import CellOption, size_metadata
 
-    from .catalogue import catalogue_snapshot
     from .evaluation import _metadata
 
     snap = catalogue_snapshot()
@@ -80,7 +86,7 @@ def metadata_sizing(*, sizing: dict):
 
 def estimated_candidates(request: dict) -> int:
     """An upper bound on the candidates a request will evaluate, without touching the engine."""
-    templates = request.get("templates") or list(cat.BrickTemplate.objects.values_list("slug", flat=True))
+    templates = request.get("templates") or list(cat.BrickTemplate.objects.filter(owner__isnull=True).values_list("slug", flat=True))
     per_template = max(len(request.get("disks") or [1]), 1) * max(len(request.get("expansions") or [1]), 1)
     return len(templates) * per_template * request.get("max_bricks", 200)
 
