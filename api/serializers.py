@@ -369,9 +369,24 @@ class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
     raid = RaidSerializer(required=False, allow_null=True, help_text="RAID layout per enclosure, over the template's.")
 
 
+class MdtSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The metadata cell's MDT storage, over the cell's own: disk, count, RAID layout, MDT count."""
+
+    disk = _slug(required=False, help_text="MDT disk slug, e.g. ssd-sas-3-84tb.")
+    disks = serializers.IntegerField(
+        required=False, min_value=1, max_value=spec_rules.MAX_MDT_DISKS, help_text="MDT disks, spares included."
+    )
+    raid = RaidSerializer(required=False, help_text="RAID layout of the MDT disks, e.g. raid10 5+5 x 4 groups.")
+    mdts = serializers.IntegerField(required=False, min_value=1, max_value=spec_rules.MAX_MDTS, help_text="MDTs (Lustre DNE).")
+    bytes_per_inode = serializers.IntegerField(
+        required=False, min_value=1024, max_value=2**20, help_text="ldiskfs format: one inode per so many bytes."
+    )
+
+
 class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
     cell = _slug(required=False, default="mds-cell")
     placement = serializers.ChoiceField(choices=list(spec_rules.PLACEMENT_CHOICES), required=False, default="in_rack")
+    mdt = MdtSerializer(required=False, allow_null=True, help_text="Compose the cell's MDT storage: disk, count, RAID layout, MDT count.")
 
 
 class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):

@@ -9,8 +9,9 @@ from rest_framework.views import APIView
 
 from planner import services
 from planner.engine import solver
+from planner.spec import FAILOVER_CHOICES, SPEC_DEFAULTS
 
-from .serializers import ClientsSerializer, MetadataSerializer, StrictFieldsMixin
+from .serializers import ClientsSerializer, FabricSerializer, MetadataSerializer, StrictFieldsMixin
 
 
 class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
@@ -107,10 +108,17 @@ class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
         help_text="Allowed expansion counts (default: each template's own).",
     )
     metadata = MetadataSerializer(required=False)
-    rack = serializers.SlugField(max_length=80, required=False, default="rack-42u")
-    tuning = serializers.SlugField(max_length=80, required=False, default="large-io")
-    failover = serializers.ChoiceField(choices=["paired", "none"], required=False, default="paired")
-    price_list = serializers.SlugField(max_length=80, required=False, default="illustrative")
+    rack = serializers.SlugField(max_length=80, required=False, default=SPEC_DEFAULTS["rack"])
+    tuning = serializers.SlugField(max_length=80, required=False, default=SPEC_DEFAULTS["tuning"])
+    failover = serializers.ChoiceField(
+        choices=list(FAILOVER_CHOICES),
+        required=False,
+        allow_null=True,
+        default=SPEC_DEFAULTS["failover"],
+        help_text="paired or none; left out: paired for each option whose storage a partner can reach, none for internal bays.",
+    )
+    price_list = serializers.SlugField(max_length=80, required=False, default=SPEC_DEFAULTS["price_list"])
+    fabric = FabricSerializer(required=False, allow_null=True)
     calibration = serializers.IntegerField(required=False, allow_null=True, min_value=1)
     clients = ClientsSerializer(required=False, allow_null=True)
     metadata_sizing = MetadataSizingSerializer(required=False)

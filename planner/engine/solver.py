@@ -63,7 +63,8 @@ def _batch_for_counts(base: DesignInput, max_count: int) -> tuple[BatchInput, np
 
 def _batch_for_pair(first: DesignInput, second: DesignInput, max_count: int) -> tuple[BatchInput, np.ndarray, np.ndarray]:
     """Two brick lines mixed, counts 1..max_count each: max_count^2 candidates."""
-    base = dataclasses.replace(first, bricks=(first.bricks[0], second.bricks[0]))
+    failover = "none" if "none" in (first.failover, second.failover) else first.failover  # internal bays cannot pair
+    base = dataclasses.replace(first, bricks=(first.bricks[0], second.bricks[0]), failover=failover)
     c1, c2 = np.meshgrid(np.arange(1, max_count + 1, dtype=float), np.arange(1, max_count + 1, dtype=float), indexing="ij")
     c1, c2 = c1.ravel(), c2.ravel()
     batch = BatchInput.from_designs([base]).repeat(c1.size)

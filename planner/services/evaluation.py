@@ -201,7 +201,9 @@ def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str
     )
 
 
-def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.MetadataParams | None:
+def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict, override: dict | None = None) -> engine.MetadataParams | None:
+    """A metadata cell: its parts, and its MDT storage (the cell's, or composed by `override`:
+    disk, disks, raid, mdts, bytes_per_inode)."""
     cell = snap.cells.get(slug)
     if cell is None:
         _put(errors, ("metadata", "cell"), _unknown("metadata cell", slug, snap.choices("cells")))
@@ -216,25 +218,53 @@ def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.Metada
             _put(errors, ("metadata", "cell"), f"metadata cell '{slug}' names an unknown {item.kind} '{item.item_slug}'")
             continue
         lines.append(engine.inputs.MetadataLine(kind=item.kind, part=part_params(obj, item.kind), count=item.count, role=item.role))
-    mdt = None
-    if cell.mdt_disk is not None and cell.mdt_disk_count:
-        raid = engine.RaidLayout(
-            level=cell.mdt_raid_level,
-            data=cell.mdt_raid_data,
-            parity=cell.mdt_raid_parity,
-            groups=cell.mdt_raid_groups,
-            spares=max(cell.mdt_disk_count - cell.mdt_raid_groups * (cell.mdt_raid_data + cell.mdt_raid_parity), 0),
+    given = override or {}
+    disk = cell.mdt_disk
+    if given.get("disk"):
+        disk = snap.disks.get(given["disk"])
+        if disk is None:
+            _put(errors, ("metadata", "mdt", "disk"), _unknown("disk", given["disk"], snap.choices("disks")))
+            return None
+    if disk is None:
+        if given:
+            _put(errors, ("metadata", "mdt"), f"metadata cell '{slug}' has no MDT storage to compose; name a `disk` too")
+        return engine.MetadataParams(slug=cell.slug, name=cell.name, lines=tuple(lines), mdt=None)
+    raid_given = given.get("raid") or {}
+    level = raid_given.get("level") or cell.mdt_raid_level
+    data = raid_given.get("data") or cell.mdt_raid_data
+    parity = raid_given.get("parity")
+    if parity is None:
+        parity = (data if level == "raid10" else engine.inputs.RAID_PARITY[level]) if raid_given else cell.mdt_raid_parity
+    groups = raid_given.get("groups") or cell.mdt_raid_groups
+    disks = given.get("disks") or (cell.mdt_disk_count if not raid_given else groups * (data + parity))
+    mdts = given.get("mdts") or (cell.mdt_count if not raid_given else groups)
+    needed = groups * (data + parity)
+    if level.startswith("raidz"):
+        _put(errors, ("metadata", "mdt", "raid", "level"), "ldiskfs MDTs sit on hardware or md RAID: raid5, raid6 or raid10")
+    elif level == "raid10" and parity != data:
+        _put(
+            errors, ("metadata", "mdt", "raid", "parity"), f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}"
         )
-        enclosure = cell.mdt_enclosure
-        mdt = engine.MdtStorage(
-            disk=disk_params(cell.mdt_disk),
-            disks=cell.mdt_disk_count,
-            raid=raid,
-            mdts=cell.mdt_count,
-            bytes_per_inode=cell.bytes_per_inode,
-            enclosure=part_params(enclosure, "enclosure") if enclosure else None,
-            enclosure_slots=enclosure.drive_slots if enclosure else 0,
+    elif level != "raid10" and parity != engine.inputs.RAID_PARITY[level]:
+        _put(
+            errors,
+            ("metadata", "mdt", "raid", "parity"),
+            f"{level} has {engine.inputs.RAID_PARITY[level]} parity disks per group, not {parity}",
         )
+    if disks < needed:
+        _put(errors, ("metadata", "mdt", "disks"), f"{groups} x {data}+{parity} needs {needed} disks, not {disks}")
+    enclosure = cell.mdt_enclosure
+    if enclosure is not None and disk.form_factor == "3.5" and enclosure.drive_form_factor == "2.5":
+        _put(errors, ("metadata", "mdt", "disk"), f"a 3.5-inch disk does not fit the {enclosure.name}'s 2.5-inch bays")
+    mdt = engine.MdtStorage(
+        disk=disk_params(disk),
+        disks=disks,
+        raid=engine.RaidLayout(level=level, data=data, parity=parity, groups=groups, spares=max(disks - needed, 0)),
+        mdts=mdts,
+        bytes_per_inode=given.get("bytes_per_inode") or cell.bytes_per_inode,
+        enclosure=part_params(enclosure, "enclosure") if enclosure else None,
+        enclosure_slots=enclosure.drive_slots if enclosure else 0,
+    )
     return engine.MetadataParams(slug=cell.slug, name=cell.name, lines=tuple(lines), mdt=mdt)
 
 
@@ -418,7 +448,9 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     tuning = _tuning(snap, spec["tuning"], errors)
     price_params = _prices(snap, spec["price_list"], errors, prices)
     calibration = _calibration(spec, user, errors)
-    metadata = _metadata(snap, spec["metadata"]["cell"], errors) if spec["metadata"]["placement"] != "none" else None
+    metadata = (
+        _metadata(snap, spec["metadata"]["cell"], errors, spec["metadata"].get("mdt")) if spec["metadata"]["placement"] != "none" else None
+    )
     clients = _clients(snap, spec, errors)
     fabric = _fabric(spec, errors)
     if rack is not None:

@@ -197,3 +197,32 @@ def test_ssd_metadata_cell_reports_four_mdts_and_their_inodes(api):
     lines = {(line["kind"], line["item"]): line["quantity"] for line in body["price"]["lines"]}
     assert lines[("disk", "ssd-sas-3-84tb")] == 42
     assert lines[("enclosure", "md3420")] == 2  # 42 SSDs in 24-bay enclosures
+
+
+def test_the_metadata_cell_is_composed_in_the_spec(api):
+    spec = {
+        "bricks": [{"template": "md3460-performance", "count": 2}],
+        "metadata": {
+            "cell": "mds-cell",
+            "placement": "in_rack",
+            "mdt": {"disk": "ssd-sas-3-84tb", "disks": 42, "raid": {"level": "raid10", "data": 5, "groups": 4}, "mdts": 4},
+        },
+    }
+    response = _post(api, spec)
+    assert response.status_code == 200, response.content
+    md = response.json()["metadata"]
+    assert md["mdt_count"] == 4 and md["mdt_disks"] == 42 and md["mdt_raid"]["parity"] == 5
+    assert md["mdt_usable_tib"] == pytest.approx(4 * 5 * 3.84e12 / 2**40, abs=0.01)
+    bad = {
+        **spec,
+        "metadata": {
+            **spec["metadata"],
+            "mdt": {"disk": "ssd-sas-3-84tb", "disks": 30, "raid": {"level": "raid10", "data": 5, "groups": 4}},
+        },
+    }
+    response = _post(api, bad)
+    assert response.status_code == 400
+    assert "4 x 5+5 needs 40 disks, not 30" in response.json()["metadata"]["mdt"]["disks"]
+    big = {**spec, "metadata": {**spec["metadata"], "mdt": {"disk": "nl-sas-4tb"}}}
+    response = _post(api, big)
+    assert "a 3.5-inch disk does not fit the PowerVault MD3420's 2.5-inch bays" in response.json()["metadata"]["mdt"]["disk"]
