@@ -384,8 +384,10 @@ class MdtSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
-    cell = _slug(required=False, default="mds-cell")
-    placement = serializers.ChoiceField(choices=list(spec_rules.PLACEMENT_CHOICES), required=False, default="in_rack")
+    cell = _slug(required=False, default=spec_rules.SPEC_DEFAULTS["metadata"]["cell"])
+    placement = serializers.ChoiceField(
+        choices=list(spec_rules.PLACEMENT_CHOICES), required=False, default=spec_rules.SPEC_DEFAULTS["metadata"]["placement"]
+    )
     mdt = MdtSerializer(required=False, allow_null=True, help_text="Compose the cell's MDT storage: disk, count, RAID layout, MDT count.")
 
 
@@ -422,7 +424,7 @@ class FabricSerializer(StrictFieldsMixin, serializers.Serializer):
 class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     """A DesignSpec (contract v1). Everything but `bricks` has a default."""
 
-    name = serializers.CharField(required=False, max_length=200, default="Untitled design")
+    name = serializers.CharField(required=False, max_length=200, default=spec_rules.SPEC_DEFAULTS["name"])
     bricks = BrickEntrySerializer(
         many=True,
         allow_empty=False,
@@ -430,8 +432,8 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
         error_messages={"max_length": f"at most {spec_rules.MAX_BRICK_ENTRIES} brick lines in one design"},
     )
     metadata = MetadataSerializer(required=False)
-    rack = _slug(required=False, default="rack-42u")
-    tuning = _slug(required=False, default="large-io")
+    rack = _slug(required=False, default=spec_rules.SPEC_DEFAULTS["rack"])
+    tuning = _slug(required=False, default=spec_rules.SPEC_DEFAULTS["tuning"])
     failover = serializers.ChoiceField(
         choices=list(spec_rules.FAILOVER_CHOICES),
         required=False,
@@ -440,7 +442,7 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
     )
     clients = ClientsSerializer(required=False, allow_null=True)
     fabric = FabricSerializer(required=False, allow_null=True, help_text="The client fabric: oversubscription and core bandwidth.")
-    price_list = _slug(required=False, default="illustrative")
+    price_list = _slug(required=False, default=spec_rules.SPEC_DEFAULTS["price_list"])
     calibration = serializers.IntegerField(
         required=False,
         allow_null=True,

@@ -179,6 +179,35 @@ class EvaluateView(APIView):
         examples=[
             OpenApiExample("Reference rack D", value=EVALUATE_EXAMPLE, request_only=True),
             OpenApiExample(
+                "Composed bricks: 20 R730xd with 16 x 6 TB as RAID6 14+2, 10GbE, no failover",
+                value={
+                    "name": "Grid site, new generation",
+                    "bricks": [
+                        {
+                            "template": "r730xd-internal",
+                            "count": 20,
+                            "disk": "nl-sas-6tb",
+                            "adapter": "eth-10g",
+                            "adapters_per_server": 1,
+                            "raid": {"level": "raid6", "data": 14, "parity": 2, "groups": 1, "spares": 0},
+                        }
+                    ],
+                    "failover": "none",
+                    "metadata": {"placement": "none"},
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
+                "Clients with Lustre's per-client limit, over an oversubscribed fabric",
+                value={
+                    "bricks": [{"template": "md3460-performance", "count": 8}],
+                    "metadata": {"placement": "none"},
+                    "clients": {"count": 64, "adapter": "ib-fdr", "rpc_round_trip_ms": 2.0, "streams": 4},
+                    "fabric": {"oversubscription": 2.0},
+                },
+                request_only=True,
+            ),
+            OpenApiExample(
                 "Evaluation of rack D (abridged)",
                 response_only=True,
                 value={
