@@ -4,12 +4,13 @@ POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer 
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from . import views, views_calibrations, views_designs, views_exports, views_solve
+from . import views, views_calibrations, views_designs, views_exports, views_solve, views_templates
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # optional trailing slash (regex paths)
 for kind, viewset in views.CATALOGUE_VIEWSETS.items():
     router.register(f"catalogue/{kind}", viewset, basename=f"catalogue-{kind}")
+router.register("brick-templates", views_templates.BrickTemplateViewSet, basename="brick-template")
 router.register("designs", views_designs.DesignViewSet, basename="design")
 router.register("tokens", views_designs.ApiTokenViewSet, basename="token")
 router.register("calibrations", views_calibrations.CalibrationViewSet, basename="calibration")

@@ -3,6 +3,15 @@ keyword-only functions named <entity>_<action>). Front doors import from here.""
 
 from planner.spec import SPEC_DEFAULTS, SpecError
 
+from .brick_templates import (
+    TemplateInUse,
+    brick_template_copy,
+    brick_template_create,
+    brick_template_delete,
+    brick_template_share,
+    brick_template_update,
+    brick_templates_visible_to,
+)
 from .calibrations import calibration_create, calibration_from_upload, calibrations_visible_to
 from .designs import (
     DesignNotFound,
@@ -23,6 +32,13 @@ from .solve import design_solve, solve_request, solve_run
 from .tokens import TokenLimit, token_authenticate, token_create, token_revoke
 
 __all__ = [
+    "TemplateInUse",
+    "brick_template_copy",
+    "brick_template_create",
+    "brick_template_delete",
+    "brick_template_share",
+    "brick_template_update",
+    "brick_templates_visible_to",
     "design_solve",
     "solve_request",
     "solve_run",

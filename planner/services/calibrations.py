@@ -3,11 +3,12 @@ DesignSpec can name, and say which figures came from it."""
 
 from __future__ import annotations
 
-from hardware_catalog import models as cat
 from planner.engine.benchparse import ParseError, parse_benchmark
 from planner.engine.calibration import FitError, fit_usl, sweep_points
 from planner.models import Calibration
 from planner.spec import SpecError
+
+from .catalogue import visible_templates
 
 MAX_UPLOAD_BYTES = 1024 * 1024
 
@@ -23,7 +24,7 @@ def calibration_create(
 ) -> Calibration:
     """Parse and fit uploads, given as (file name, text); raise SpecError naming the field and the problem."""
     errors: dict = {}
-    if not cat.BrickTemplate.objects.filter(slug=brick_template).exists():
+    if not visible_templates(owner).filter(slug=brick_template).exists():
         errors["brick_template"] = [f"unknown brick template '{brick_template[:40]}'"]
     if not obdfilter and not ior:
         errors["files"] = ["upload an obdfilter-survey output, an IOR output, or both"]
