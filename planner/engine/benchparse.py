@@ -8,6 +8,7 @@ expected and which line was wrong.
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -56,10 +57,23 @@ class IorResult:
     version: str | None
     command: str | None
     line: int | None
+    nodes: int | None = None
+    path: str | None = None
+    shared_file: bool | None = None
+    """True for a single shared file (IOR's `access : single-shared-file`), False for file per process."""
 
     @property
     def max_gbps(self) -> float:
         return mibps_to_gbps(self.max_mibps)
+
+    @property
+    def client_nodes(self) -> int | None:
+        """Client nodes of the run: as IOR printed them, else tasks / tasks per node."""
+        if self.nodes:
+            return self.nodes
+        if self.tasks and self.tasks_per_node:
+            return max(self.tasks // self.tasks_per_node, 1)
+        return None
 
 
 @dataclass
@@ -84,7 +98,7 @@ class ParsedBenchmark:
 
 _OBD_CASE = re.compile(r"\bost\s+(\d+)\s+sz\s+(\d+)K?\s+rsz\s+(\d+)K?\s+obj\s+(\d+)\s+thr\s+(\d+)", re.I)
 _OBD_OP = re.compile(
-    r"\b(write|rewrite|read)\s+(?:(?P<v>\d+(?:\.\d+)?)|(?P<bad1>SHORT|ERROR|-+))\s*"
+    r"\b(write|rewrite|read)\s+(?:(?P<v>[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?|nan|inf(?:inity)?)|(?P<bad1>SHORT|ERROR|-+))\s*"
     r"(?:\[\s*(?P<lo>\d+(?:\.\d+)?)\s*,\s*(?P<hi>\d+(?:\.\d+)?)\s*\]|(?P<bad2>SHORT|ERROR))?",
     re.I,
 )
@@ -116,7 +130,7 @@ def parse_obdfilter(text: str) -> ParsedBenchmark:
         for om in _OBD_OP.finditer(chunk):
             op = om.group(1).lower()
             flag = om.group("bad1") or om.group("bad2") or None
-            value = float(om.group("v")) if om.group("v") else None
+            value = _rate(om.group("v"), f"the {op} rate", line) if om.group("v") else None
             row.results[op] = {
                 "mibps": value,
                 "min": float(om.group("lo")) if om.group("lo") else None,
@@ -133,7 +147,8 @@ def parse_obdfilter(text: str) -> ParsedBenchmark:
 
 _IOR_BANNER = re.compile(r"IOR-(\S+?):\s+MPI Coordinated Test")
 _IOR_CMD = re.compile(r"^\s*Command line(?: used)?\s*:\s*(.+)$")
-_MAX_LINE = re.compile(r"^\s*Max (Write|Read):\s+([\d.]+)\s+MiB/sec", re.I)
+_MAX_LINE = re.compile(r"^\s*Max (Write|Read):\s+(\S+)\s+MiB/sec", re.I | re.M)
+_OPTION = re.compile(r"^\s*(Path|FS|access|nodes|tasks|clients per node|clients|api)\s*[:=]\s*(.+?)\s*$", re.I)
 _SIZE = re.compile(r"^(\d+(?:\.\d+)?)([kKmMgGtT]?)(i?[bB])?$")
 
 
@@ -161,18 +176,35 @@ def _command_options(command: str) -> dict:
     return opts
 
 
+MAX_MIBPS = 1e9
+"""1 PiB/s: a rate above it is not a measurement (IOR and obdfilter-survey print MiB/s)."""
+
+
 def _int(text: str | None) -> int | None:
     try:
-        return int(float(text))
+        value = float(text)
     except (TypeError, ValueError):
         return None
+    return int(value) if math.isfinite(value) else None
 
 
 def _float(text: str | None) -> float | None:
     try:
-        return float(text)
+        value = float(text)
     except (TypeError, ValueError):
         return None
+    return value if math.isfinite(value) else None
+
+
+def _rate(text, what: str, line: int | None) -> float:
+    """A MiB/s figure: a finite, non-negative number under 1 PiB/s, else ParseError naming the line."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise ParseError(f"{what} is '{str(text)[:20]}', not a number", line) from None
+    if not math.isfinite(value) or value < 0 or value > MAX_MIBPS:
+        raise ParseError(f"{what} is '{str(text)[:20]}': not a finite rate between 0 and {MAX_MIBPS:.0e} MiB/s", line)
+    return value
 
 
 def parse_ior_text(text: str) -> ParsedBenchmark:
@@ -182,6 +214,7 @@ def parse_ior_text(text: str) -> ParsedBenchmark:
     version, command, results = None, None, []
     max_lines: list[IorResult] = []
     saw_banner = saw_summary = False
+    context: dict = {}  # the current test's options: path, access, nodes, tasks (they precede its results)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -189,22 +222,41 @@ def parse_ior_text(text: str) -> ParsedBenchmark:
             version, saw_banner = m.group(1), True
         elif m := _IOR_CMD.match(line):
             command = m.group(1).strip()
+            context = {}
+        elif m := _OPTION.match(line):
+            key, value = m.group(1).lower(), m.group(2)
+            if key == "path":
+                context["path"] = value
+            elif key == "access":
+                context["shared_file"] = "shared" in value.lower()
+            elif key == "nodes":
+                context["nodes"] = _int(value.split()[0])
+            elif key == "clients":  # IOR 3.0: "clients = 2 (1 per node)"
+                context.setdefault("tasks", _int(value.split()[0]))
+                per = re.search(r"\((\d+) per node\)", value)
+                if per and context.get("tasks"):
+                    context.setdefault("nodes", max(context["tasks"] // int(per.group(1)), 1))
+            elif key == "tasks":
+                context["tasks"] = _int(value.split()[0])
         elif m := _MAX_LINE.match(line):
             opts = _command_options(command or "")
             max_lines.append(
                 IorResult(
                     operation=m.group(1).lower(),
-                    max_mibps=float(m.group(2)),
+                    max_mibps=_rate(m.group(2), f"Max {m.group(1)}", i + 1),
                     mean_mibps=None,
-                    tasks=None,
+                    tasks=context.get("tasks"),
                     tasks_per_node=None,
-                    file_per_process=opts["file_per_process"],
+                    file_per_process=opts["file_per_process"] or context.get("shared_file") is False,
                     block_bytes=opts["block"],
                     transfer_bytes=opts["transfer"],
                     api=opts["api"],
                     version=version,
                     command=command,
                     line=i + 1,
+                    nodes=context.get("nodes"),
+                    path=context.get("path"),
+                    shared_file=context.get("shared_file"),
                 )
             )
         elif line.strip().startswith("Summary of all tests"):
@@ -232,7 +284,7 @@ def parse_ior_text(text: str) -> ParsedBenchmark:
                 results.append(
                     IorResult(
                         operation=cells[0].lower(),
-                        max_mibps=float(get("Max(MiB)")),
+                        max_mibps=_rate(get("Max(MiB)"), "Max(MiB)", j + 1),
                         mean_mibps=_float(get("Mean(MiB)")),
                         tasks=_int(get("#Tasks")),
                         tasks_per_node=_int(get("tPN")),
@@ -243,6 +295,9 @@ def parse_ior_text(text: str) -> ParsedBenchmark:
                         version=version,
                         command=command,
                         line=j + 1,
+                        nodes=context.get("nodes"),
+                        path=context.get("path"),
+                        shared_file=(fpp == "0") if fpp is not None else context.get("shared_file"),
                     )
                 )
                 rows += 1
@@ -274,8 +329,12 @@ def parse_ior_json(text: str) -> ParsedBenchmark:
     if start < 0:
         raise ParseError("no JSON object found: expected IOR's JSON summary starting with '{'")
     offset_lines = text.count("\n", 0, start)
+
+    def _refuse_constant(name):
+        raise ParseError(f"the JSON holds {name}, which is not a measurement (IOR prints finite numbers)")
+
     try:
-        data = json.loads(text[start:])
+        data = json.loads(text[start:], parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise ParseError(
             f"broken JSON ({exc.msg}, column {exc.colno}): IOR's JSON summary must be one valid JSON object", exc.lineno + offset_lines
@@ -295,7 +354,7 @@ def parse_ior_json(text: str) -> ParsedBenchmark:
         results.append(
             IorResult(
                 operation=str(entry["operation"]).lower(),
-                max_mibps=float(entry["bwMaxMIB"]),
+                max_mibps=_rate(entry["bwMaxMIB"], f"bwMaxMIB of '{str(entry['operation'])[:20]}'", None),
                 mean_mibps=_float(entry.get("bwMeanMIB")),
                 tasks=_int(entry.get("numTasks")),
                 tasks_per_node=_int(entry.get("tasksPerNode")),
@@ -306,6 +365,9 @@ def parse_ior_json(text: str) -> ParsedBenchmark:
                 version=version,
                 command=command,
                 line=None,
+                nodes=_int(entry.get("numNodes")) if "numNodes" in entry else None,
+                path=None,
+                shared_file=(not entry["filePerProc"]) if "filePerProc" in entry else None,
             )
         )
     if not results:

@@ -1,12 +1,17 @@
-"""Calibration: fit the Universal Scalability Law to an obdfilter-survey thread sweep, and relate
-IOR (end to end) to it (back end). Pure numpy/scipy.
+"""Calibration: fit the Universal Scalability Law to an obdfilter-survey thread sweep (the back end
+behind one OSS, per OST count) and to an IOR sweep over client nodes (end to end), and relate the
+two. Pure numpy/scipy.
 
 USL: X(N) = lam * N / (1 + sigma (N - 1) + kappa N (N - 1)), N = threads (summed over OSTs as the
-survey reports them); sigma is contention, kappa coherency (retrograde) cost. The peak is at
-N* = sqrt((1 - sigma) / kappa) when kappa > 0. A peak beyond the largest tested count is not claimed: the curve is then "still rising" and the
-peak is taken at the largest count measured. The recommended OSS thread count is the smallest
-tested count reaching 95 % of the fitted peak. Uncertainty comes from a parametric bootstrap over
-the fit's residuals.
+survey reports them) or client nodes; sigma is contention, kappa coherency (retrograde) cost. The
+peak is at N* = sqrt((1 - sigma) / kappa) when kappa > 0. A peak beyond the largest tested count
+is not claimed (the curve is "still rising" and the peak is taken at the largest count measured),
+and the peak's height is no higher than the data support: at most the best measured point plus
+the fit's RMS residual (its noise). Every measured point is used (all object counts at a thread
+count), so a lucky run does not lift the curve. The recommended count is the smallest tested one
+reaching 95 % of the peak; where the curve falls again beyond the peak, by 5 %, is reported too.
+The 95 % range of the peak comes from a bootstrap over the points and always contains the
+measured maximum.
 """
 
 from __future__ import annotations
@@ -41,6 +46,10 @@ class UslFit:
     peak_threads: float
     saturation_threads: int
     recommended_threads: int
+    falls_after: float | None
+    """Count beyond the peak where the curve is 5 % below it again (oversubscription), None if not within 4x the largest tested."""
+    measured_max_gbps: float
+    axis: str
     rms_residual_gbps: float
     max_abs_residual_gbps: float
     r_squared: float
@@ -72,8 +81,17 @@ def _peak(lam, sigma, kappa, n_max):
     return n_star, float(usl(n_star, lam, sigma, kappa))
 
 
-def fit_usl(threads, gbps, *, operation: str, rng_seed: int = 0, bootstrap: int = 200) -> UslFit:
-    """Fit X(N) to (threads, GB/s) points; refuse with a clear reason when there are too few."""
+AXES = {
+    "threads": ("thread counts", "Run obdfilter-survey with a wider thrlo..thrhi range."),
+    "clients": ("client counts", "Run IOR at more client node counts."),
+}
+
+
+def fit_usl(threads, gbps, *, operation: str, axis: str = "threads", rng_seed: int = 0, bootstrap: int = 200) -> UslFit:
+    """Fit X(N) to (count, GB/s) points; refuse with a clear reason when there are too few.
+
+    `axis` names what N counts: "threads" (obdfilter-survey) or "clients" (IOR client nodes)."""
+    what, advice = AXES[axis]
     n = np.asarray(threads, dtype=float)
     x = np.asarray(gbps, dtype=float)
     ok = np.isfinite(n) & np.isfinite(x) & (n > 0) & (x > 0)
@@ -81,9 +99,8 @@ def fit_usl(threads, gbps, *, operation: str, rng_seed: int = 0, bootstrap: int 
     distinct = np.unique(n)
     if distinct.size < MIN_POINTS:
         raise FitError(
-            f"{operation}: a fit needs results at {MIN_POINTS} or more different thread counts; "
-            f"this sweep has {distinct.size} ({', '.join(str(int(v)) for v in distinct) or 'none'}). "
-            "Run obdfilter-survey with a wider thrlo..thrhi range."
+            f"{operation}: a fit needs results at {MIN_POINTS} or more different {what}; "
+            f"this sweep has {distinct.size} ({', '.join(str(int(v)) for v in distinct) or 'none'}). {advice}"
         )
     try:
         lam, sigma, kappa = _fit_params(n, x)
@@ -93,25 +110,40 @@ def fit_usl(threads, gbps, *, operation: str, rng_seed: int = 0, bootstrap: int 
     residuals = x - predicted
     ss_res = float(np.sum(residuals**2))
     ss_tot = float(np.sum((x - x.mean()) ** 2)) or 1e-12
-    n_star, peak = _peak(lam, sigma, kappa, distinct.max())
+    rms = float(np.sqrt(ss_res / x.size))
+    measured_max = float(x.max())
+    n_star, fitted_peak = _peak(lam, sigma, kappa, distinct.max())
+    peak = min(fitted_peak, measured_max + rms)
 
-    # parametric bootstrap: refit on the fitted curve plus resampled residuals
+    # bootstrap over the points: refit on resampled (count, GB/s) pairs, with the same bound
     rng = np.random.default_rng(rng_seed)
     peaks = []
     for _ in range(bootstrap):
-        sample = predicted + rng.choice(residuals, size=residuals.size, replace=True)
+        pick = rng.integers(0, x.size, size=x.size)
+        nb, xb = n[pick], x[pick]
+        if np.unique(nb).size < 3:
+            continue
         try:
-            b = _fit_params(n, np.maximum(sample, 1e-9))
+            b = _fit_params(nb, xb)
         except (RuntimeError, ValueError):
             continue
-        peaks.append(_peak(*b, distinct.max())[1])
+        fb = usl(nb, *b)
+        rms_b = float(np.sqrt(np.mean((xb - fb) ** 2)))
+        peaks.append(min(_peak(*b, distinct.max())[1], float(xb.max()) + rms_b))
     low, high = (float(np.percentile(peaks, 2.5)), float(np.percentile(peaks, 97.5))) if len(peaks) >= 20 else (peak, peak)
+    low, high = min(low, peak, measured_max), max(high, peak, measured_max)
 
     grid = np.unique(np.concatenate([distinct, np.linspace(distinct.min(), max(distinct.max(), n_star), 60)]))
     curve_y = usl(grid, lam, sigma, kappa)
-    reach = distinct[usl(distinct, lam, sigma, kappa) >= SATURATION * peak]
+    target = SATURATION * min(peak, fitted_peak)
+    reach = distinct[usl(distinct, lam, sigma, kappa) >= target]
     recommended = int(reach.min()) if reach.size else int(distinct.max())
-    saturation = int(np.ceil(grid[curve_y >= SATURATION * peak].min())) if np.any(curve_y >= SATURATION * peak) else int(distinct.max())
+    saturation = int(np.ceil(grid[curve_y >= target].min())) if np.any(curve_y >= target) else int(distinct.max())
+    falls_after = None
+    if kappa > 1e-12:
+        beyond = np.linspace(n_star, 4.0 * distinct.max(), 400)
+        below = beyond[usl(beyond, lam, sigma, kappa) < SATURATION * fitted_peak]
+        falls_after = float(below.min()) if below.size else None
     return UslFit(
         operation=operation,
         lam=float(lam),
@@ -121,7 +153,10 @@ def fit_usl(threads, gbps, *, operation: str, rng_seed: int = 0, bootstrap: int 
         peak_threads=n_star,
         saturation_threads=saturation,
         recommended_threads=recommended,
-        rms_residual_gbps=float(np.sqrt(ss_res / x.size)),
+        falls_after=falls_after,
+        measured_max_gbps=measured_max,
+        axis=axis,
+        rms_residual_gbps=rms,
         max_abs_residual_gbps=float(np.max(np.abs(residuals))),
         r_squared=1.0 - ss_res / ss_tot,
         peak_gbps_low=low,
@@ -132,13 +167,18 @@ def fit_usl(threads, gbps, *, operation: str, rng_seed: int = 0, bootstrap: int 
     )
 
 
-def sweep_points(rows, operation: str) -> tuple[list[float], list[float]]:
-    """(threads, GB/s) from obdfilter-survey rows: for each thread count the best over object counts."""
-    best: dict[int, float] = {}
-    for row in rows:
-        value = row.gbps(operation)
-        if value is None:
-            continue
-        best[row.threads] = max(best.get(row.threads, 0.0), value)
-    keys = sorted(best)
-    return [float(k) for k in keys], [best[k] for k in keys]
+def throughput_at(fit: dict, count: float) -> float:
+    """A fitted curve's throughput (GB/s) at `count` (threads or client nodes), never above its peak."""
+    return float(min(usl(count, fit["lam"], fit["sigma"], fit["kappa"]), fit["peak_gbps"]))
+
+
+def sweep_points(rows, operation: str, osts: int | None = None) -> tuple[list[float], list[float]]:
+    """(threads, GB/s) from obdfilter-survey rows of one OST count (all when `osts` is None):
+    every case is a point, so several object counts at one thread count all count."""
+    points = sorted((float(r.threads), v) for r in rows if (osts is None or r.osts == osts) and (v := r.gbps(operation)) is not None)
+    return [p[0] for p in points], [p[1] for p in points]
+
+
+def ost_counts(rows) -> list[int]:
+    """The OST counts an obdfilter-survey output swept, ascending."""
+    return sorted({r.osts for r in rows})

@@ -99,3 +99,46 @@ def test_every_shared_sample_parses_or_is_refused_cleanly():
             assert parsed.kind == "obdfilter-survey"
         else:
             assert parsed.kind == "ior-text" and all(r.max_mibps > 0 for r in parsed.ior)
+
+
+def test_max_lines_are_found_anywhere_in_a_file():
+    text = "job 4242 started on node17\nloading modules\n\nMax Write: 1200.50 MiB/sec (1258.82 MB/sec)\nnoise\nMax Read:  1500.00 MiB/sec (1572.86 MB/sec)\n"
+    parsed = parse_benchmark(text)
+    assert [(r.operation, r.max_mibps) for r in parsed.ior] == [("write", 1200.5), ("read", 1500.0)]
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('{"summary": [{"operation": "write", "bwMaxMIB": NaN}]}', "NaN"),
+        ('{"summary": [{"operation": "write", "bwMaxMIB": Infinity}]}', "Infinity"),
+        ('{"summary": [{"operation": "write", "bwMaxMIB": 1e309}]}', "not a finite rate"),
+        ('{"summary": [{"operation": "write", "bwMaxMIB": 5e12}]}', "not a finite rate"),
+        ("Max Write: nan MiB/sec (nan MB/sec)\n", "not a finite rate"),
+        ("Max Write: inf MiB/sec (inf MB/sec)\n", "not a finite rate"),
+        ("ost 8 sz 67108864K rsz 1024K obj 8 thr 8 write  1e400 [ 64.00, 82.00]\n", "not a finite rate"),
+    ],
+)
+def test_non_finite_or_huge_rates_are_refused_with_the_line(text, words):
+    with pytest.raises(ParseError, match=words):
+        parse_benchmark(text)
+
+
+def test_ior_runs_carry_their_nodes_access_and_path():
+    parsed = parse_benchmark(
+        "IOR-3.3.0: MPI Coordinated Test of Parallel I/O\n"
+        "Command line        : ior -a POSIX -t 1m -b 16g -F -o /lustre/scratch/fpp\n"
+        "Path                : /lustre/scratch\n"
+        "Options: \n"
+        "api                 : POSIX\n"
+        "access              : file-per-process\n"
+        "nodes               : 16\n"
+        "tasks               : 256\n"
+        "clients per node    : 16\n"
+        "Summary of all tests:\n"
+        "Operation   Max(MiB)   Min(MiB)  Mean(MiB)     StdDev   Max(OPs)   Min(OPs)  Mean(OPs)     StdDev    Mean(s) Stonewall(s) Stonewall(MiB) Test# #Tasks tPN reps fPP reord reordoff reordrand seed segcnt   blksiz    xsize aggs(MiB)   API RefNum\n"
+        "write       8000.00    7000.00    7500.00      10.00    8000.00    7000.00    7500.00      10.00    2.00000         NA            NA     0    256  16    3   1     1        1         0    0      1 17179869184  1048576  4096.0 POSIX      0\n"
+    )
+    [run] = parsed.ior
+    assert run.client_nodes == 16 and run.tasks == 256 and run.file_per_process and run.shared_file is False
+    assert run.path == "/lustre/scratch" and run.transfer_bytes == 2**20
