@@ -467,8 +467,10 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
 class StageSerializer(serializers.Serializer):
     brick = serializers.CharField()
     stage = serializers.CharField()
-    read_gbps = serializers.FloatField()
-    write_gbps = serializers.FloatField()
+    read_gbps = serializers.FloatField(
+        allow_null=True, help_text="GB/s; null where the stage does not limit reads (e.g. a calibration measured writes only)."
+    )
+    write_gbps = serializers.FloatField(allow_null=True, help_text="GB/s; null where the stage does not limit writes.")
     limiting = serializers.DictField(child=serializers.BooleanField())
 
 

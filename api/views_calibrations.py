@@ -63,9 +63,12 @@ class CalibrationSerializer(serializers.ModelSerializer):
             "end_to_end_write_gbps",
             "efficiency_read",
             "efficiency_write",
+            "backend_osts",
             "fit",
             "parsed",
+            "refusals",
             "notes",
+            "usable",
             "created_at",
         )
         read_only_fields = fields

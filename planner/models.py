@@ -153,7 +153,9 @@ class Calibration(models.Model):
     end_to_end_write_gbps = models.FloatField(null=True, blank=True)
     efficiency_read = models.FloatField(null=True, blank=True)
     efficiency_write = models.FloatField(null=True, blank=True)
+    backend_osts = models.PositiveIntegerField(null=True, blank=True, help_text="OST count whose obdfilter-survey sweep gave the back end.")
     notes = models.JSONField(default=list)
+    refusals = models.JSONField(default=list, help_text="What was refused and why: read before the notes.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -161,6 +163,11 @@ class Calibration(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.brick_template})"
+
+    @property
+    def usable(self) -> bool:
+        """Whether anything was measured that a design can use (a back end or an end-to-end figure)."""
+        return any(getattr(self, f) for f in ("backend_read_gbps", "backend_write_gbps", "end_to_end_read_gbps", "end_to_end_write_gbps"))
 
 
 class SolveJob(models.Model):

@@ -64,6 +64,15 @@ GROUP_FIELDS = (
     "measured_write_gbps",
     "eff_read",
     "eff_write",
+    "cc_read_lam",
+    "cc_read_sigma",
+    "cc_read_kappa",
+    "cc_read_peak",
+    "cc_write_lam",
+    "cc_write_sigma",
+    "cc_write_kappa",
+    "cc_write_peak",
+    "cc_bricks",
     "brick_height",
     "standby_height",
 )
@@ -71,6 +80,7 @@ PART_FIELDS = ("per_brick", "per_standby", "price", "power", "weight")
 DPART_FIELDS = ("fixed", "per_rack", "price", "power", "weight", "server")
 DESIGN_FIELDS = (
     "request_kib",
+    "client_nodes",
     "paired",
     "clients_gbps",
     "fabric_gbps",
@@ -207,6 +217,14 @@ def _fill_group(groups: dict, i: int, j: int, b, d: DesignInput) -> None:
     row("measured_write_gbps", b.measured_backend_write_gbps or 0.0)
     row("eff_read", b.efficiency_read if b.efficiency_read is not None else d.tuning.software_read_efficiency)
     row("eff_write", b.efficiency_write if b.efficiency_write is not None else d.tuning.software_write_efficiency)
+    for op in ("read", "write"):
+        curve = b.client_curves.get(op)
+        if curve:
+            row(f"cc_{op}_lam", curve["lam"])
+            row(f"cc_{op}_sigma", curve["sigma"])
+            row(f"cc_{op}_kappa", curve["kappa"])
+            row(f"cc_{op}_peak", curve["peak_gbps"])
+            row("cc_bricks", curve["bricks"])
     row("brick_height", b.height_u)
     row("standby_height", b.server.height_u)
 
@@ -254,6 +272,7 @@ def _fill_design(dv: dict, i: int, d: DesignInput) -> None:
     dv["request_kib"][i] = d.tuning.request_kib
     dv["paired"][i] = d.failover == "paired"
     dv["clients_gbps"][i] = client_limit_gbps(d) if d.clients else np.inf
+    dv["client_nodes"][i] = d.clients.count if d.clients else 0
     fabric = np.inf
     if d.fabric is not None and d.fabric.core_gbps:
         fabric = d.fabric.core_gbps
@@ -367,6 +386,7 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
 
     # throughput
     stages = throughput.stage_limits(b, request_kib=d["request_kib"][:, None], paired=paired)
+    throughput.measured_end_to_end(stages, b, clients_per_brick=d["client_nodes"] / np.maximum(np.sum(count, axis=1), 1.0))
     eff = np.stack([b["eff_read"], b["eff_write"]])
     brick, limiting, back_eff = throughput.brick_delivery(stages, eff)
     bricks_sum = np.sum(brick * count, axis=2)  # (2, N)

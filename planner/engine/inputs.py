@@ -14,8 +14,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-STAGES: tuple[str, ...] = ("disks", "expansion_link", "raid_controller", "host_links", "server", "measured_backend", "network")
-"""Stages a brick's data passes, in the order reported. `clients` and `fabric` are system-level."""
+STAGES: tuple[str, ...] = (
+    "disks",
+    "expansion_link",
+    "raid_controller",
+    "host_links",
+    "server",
+    "measured_backend",
+    "network",
+    "measured_end_to_end",
+)
+"""Stages a brick's data passes, in the order reported. `clients` and `fabric` are system-level.
+`measured_end_to_end` is a calibration's IOR curve over client nodes, at the design's clients per brick."""
 BACKEND_STAGES = 6
 """disks .. measured_backend: the back end behind one OSS, what obdfilter-survey measures; the
 Lustre software efficiency applies to these. `network` carries its protocol's goodput already."""
@@ -216,6 +226,9 @@ class BrickGroup:
     efficiency_read: float | None = None
     """Lustre efficiency (IOR over obdfilter-survey) measured for this brick; None: the tuning profile's."""
     efficiency_write: float | None = None
+    client_curves: dict = field(default_factory=dict, compare=False, hash=False)
+    """A calibration's IOR fits over client nodes: {"read"|"write": {"lam", "sigma", "kappa", "peak_gbps", "bricks"}};
+    with the design's clients they give each brick's end-to-end figure at that many clients."""
     sources: dict = field(default_factory=dict, compare=False, hash=False)
     """Where each brick figure came from, e.g. {"raid_controller": "catalogue: md3460 ..."}."""
 

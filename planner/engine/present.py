@@ -16,6 +16,11 @@ def _r(value: float, digits: int = 3) -> float:
     return round(float(value), digits)
 
 
+def _stage_value(value: float) -> float | None:
+    """A stage figure for JSON: None where the stage does not limit this direction (not measured)."""
+    return round(float(value), 3) if value != float("inf") else None
+
+
 def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
     out = []
     for j, group in enumerate(design.bricks):
@@ -27,8 +32,8 @@ def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
                 {
                     "brick": group.template,
                     "stage": stage,
-                    "read_gbps": _r(r),
-                    "write_gbps": _r(w),
+                    "read_gbps": _stage_value(r),
+                    "write_gbps": _stage_value(w),
                     "limiting": {"read": bool(res.limiting[0, row, j] == s), "write": bool(res.limiting[1, row, j] == s)},
                 }
             )

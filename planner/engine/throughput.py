@@ -20,6 +20,8 @@ stages run over the leading axis. The model, stage by stage:
 - server: the storage-side adapters (SAS HBAs or SAN NICs), capped by their PCIe slots.
 - measured_backend: a site's obdfilter-survey figure replaces the stages above it (calibration).
 - network: the adapters towards the clients, at their protocol's goodput.
+- measured_end_to_end: a calibration's IOR curve over client nodes, at the design's clients per
+  brick (only when both are given).
 
 A brick delivers min(back end x Lustre software efficiency, network): the efficiency (IOR over
 obdfilter-survey) applies to the back end only, since the network figure already carries its
@@ -38,6 +40,7 @@ STAGE_INDEX = {name: i for i, name in enumerate(STAGES)}
 KIND_SHARED, KIND_INTERNAL, KIND_SAN = 0, 1, 2
 MEASURED = STAGE_INDEX["measured_backend"]
 NETWORK = STAGE_INDEX["network"]
+END_TO_END = STAGE_INDEX["measured_end_to_end"]
 
 
 def request_kib_at_controller(request_kib, controller_max_kib):
@@ -106,7 +109,23 @@ def stage_limits(b, *, request_kib, paired):
     out[5, 1] = np.where(b["measured_write_gbps"] > 0, b["measured_write_gbps"], inf)
     out[6, 0] = b["net_count"] * b["net_gbps"] * servers
     out[6, 1] = out[6, 0]
+    out[7] = inf  # filled by `measured_end_to_end` where a calibration measured a client curve
     return out
+
+
+def measured_end_to_end(stages, b, *, clients_per_brick):
+    """Where a calibration fitted IOR over client nodes (ran against `cc_bricks` bricks), each brick
+    delivers at most that curve at the design's clients per brick: X(clients_per_brick x cc_bricks)
+    / cc_bricks, never above the curve's peak. Fills the `measured_end_to_end` stage in place."""
+    bricks = b["cc_bricks"]
+    if not (bricks > 0).any():
+        return
+    nodes = np.maximum(np.asarray(clients_per_brick, dtype=float)[:, None] * bricks, 1.0)
+    for op, name in ((0, "read"), (1, "write")):
+        lam, sigma, kappa, peak = (b[f"cc_{name}_{k}"] for k in ("lam", "sigma", "kappa", "peak"))
+        x = lam * nodes / (1.0 + sigma * (nodes - 1.0) + kappa * nodes * (nodes - 1.0))
+        has = (bricks > 0) & (lam > 0)
+        stages[END_TO_END, op] = np.where(has, np.minimum(x, peak) / np.maximum(bricks, 1.0), np.inf)
 
 
 def backend(stages):
@@ -122,10 +141,12 @@ def backend(stages):
 
 def brick_delivery(stages, efficiency):
     """Delivered GB/s per brick (2, N, G), the limiting stage (2, N, G) and the back end after
-    efficiency: min(back end x efficiency, network)."""
+    efficiency: min(back end x efficiency, network, a measured end-to-end curve)."""
     back, back_idx = backend(stages)
     back_eff = back * efficiency
     net = stages[NETWORK]
-    delivered = np.minimum(back_eff, net)
+    e2e = stages[END_TO_END]
+    delivered = np.minimum(np.minimum(back_eff, net), e2e)
     limiting = np.where(back_eff <= net, back_idx, NETWORK)
+    limiting = np.where(e2e < np.minimum(back_eff, net), END_TO_END, limiting)
     return delivered, limiting, back_eff

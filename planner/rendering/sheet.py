@@ -19,8 +19,11 @@ STAGE_LABELS = {
     "raid_controller": "RAID controllers",
     "host_links": "Host links",
     "server": "Server (HBAs)",
+    "measured_backend": "Measured back end",
     "network": "Network adapter",
+    "measured_end_to_end": "Measured end to end",
     "clients": "Clients",
+    "fabric": "Fabric",
 }
 BOM_HEADER = ["Kind", "Vendor", "Model", "Slug", "Description", "Quantity", "Unit price", "Currency", "Extended price"]
 
@@ -39,7 +42,7 @@ def stage_chart_svg(evaluation: dict) -> str:
     xs = range(len(stages))
     width = 0.38
     for offset, op, colour in ((-width / 2, "read", "#4e79a7"), (width / 2, "write", "#f28e2b")):
-        bars = ax.bar([x + offset for x in xs], [s[f"{op}_gbps"] for s in stages], width, label=f"{op.title()} limit", color=colour)
+        bars = ax.bar([x + offset for x in xs], [s[f"{op}_gbps"] or 0.0 for s in stages], width, label=f"{op.title()} limit", color=colour)
         for bar, stage in zip(bars, stages, strict=True):
             if stage["limiting"][op]:
                 bar.set_edgecolor("#d62728")

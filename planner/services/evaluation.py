@@ -380,14 +380,18 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[
             used.append(group.template)
         out.append(group)
     measured = sorted(applied["sources"])
+    replaced = {op for op in ("read", "write") if f"measured_backend_{op}" in applied["sources"]}
+    sheet_stages = ["disks", "expansion_link", "raid_controller", "host_links", "server"]
     info = {
         "id": cal.id,
         "name": cal.name,
         "brick_template": cal.brick_template,
         "applied_to": used,
         "from_calibration": measured,
-        "from_data_sheets": ["disks", "expansion_link", "raid_controller", "host_links", "server", "network"]
+        "from_data_sheets": [f"{stage}_{op}" for op in ("read", "write") if op not in replaced for stage in sheet_stages]
+        + ["network"]
         + [f"software_efficiency_{op}" for op in ("read", "write") if f"software_efficiency_{op}" not in measured],
+        "stages": applied["stages"],
         "sources": applied["sources"],
     }
     return out, info

@@ -22,8 +22,8 @@ def authed(api, user):
     return api
 
 
-def _upload(api, **files):
-    body = {"name": "Site OSS sweep", "brick_template": "md3460-performance", "ior_bricks": 8}
+def _upload(api, ior_bricks=8, **files):
+    body = {"name": "Site OSS sweep", "brick_template": "md3460-performance", "ior_bricks": ior_bricks}
     for field, name in files.items():
         body[field] = SimpleUploadedFile(name, (DATA / name).read_bytes())
     return api.post("/api/v1/calibrations/", body, format="multipart")
@@ -52,7 +52,10 @@ def test_upload_fit_apply_and_the_evaluation_changes(authed):
     calibration = after["sources"]["calibration"]
     assert calibration["id"] == cal["id"] and calibration["applied_to"] == ["md3460-performance"]
     assert set(calibration["from_calibration"]) >= {"measured_backend_write", "software_efficiency_write"}
-    assert "raid_controller" in calibration["from_data_sheets"]
+    # both operations' back ends were measured: they replace the data-sheet stages; the network is still the data sheets'
+    assert "network" in calibration["from_data_sheets"] and not any(
+        s.startswith("raid_controller") for s in calibration["from_data_sheets"]
+    )
     brick = after["bricks"][0]
     assert "obdfilter-survey" in brick["sources"]["measured_backend_write"]
     assert brick["software_efficiency"]["write"] == pytest.approx(cal["efficiency_write"])
@@ -79,7 +82,7 @@ def test_calibrations_are_private(api, authed, django_user_model):
 
 
 def test_ior_only_calibration_sets_the_back_end_from_the_tuning_efficiency(authed):
-    cal = _upload(authed, ior="ior.json").json()
+    cal = _upload(authed, ior="ior.json", ior_bricks=1).json()
     assert cal["backend_read_gbps"] is None and cal["efficiency_read"] is None
     ev = authed.post("/api/v1/evaluate/", {**D, "calibration": cal["id"]}, format="json").json()
     per_brick = cal["end_to_end_read_gbps"]
@@ -132,3 +135,10 @@ def test_calibration_pages_upload_show_the_fit_and_apply(client, user):
     assert "?calibration=" in detail
     bad = client.post("/calibrations/", {"name": "x", "brick_template": "md3460-performance"})
     assert bad.status_code == 400 and "upload an obdfilter-survey output" in bad.content.decode()
+
+
+def test_ior_far_below_what_the_parts_deliver_is_refused_with_the_reason(authed):
+    # 3.1 GB/s over 8 bricks is 0.39 GB/s per brick: under a tenth of the 4.5 GB/s the parts deliver
+    response = _upload(authed, ior="ior.json", ior_bricks=8)
+    assert response.status_code == 400
+    assert "under a tenth of what the brick's parts deliver" in response.json()["ior"][0]
