@@ -127,7 +127,7 @@ def _fit_obdfilter(obd, parts: dict | None, figures: dict, fits: dict, refusals:
             notes.append(f"obdfilter-survey: no {op} results at {chosen} OSTs; {op}s use the data sheets.")
             continue
         if "refused" in fit:
-            refusals.append(fit["refused"])
+            fits.setdefault("refused", []).append(fit["refused"])
             value = fit["measured_max_gbps"]
             notes.append(f"obdfilter-survey {op}: too few thread counts to fit; the best measured {value:.2f} GB/s is used.")
         else:
@@ -268,8 +268,6 @@ def calibration_create(
     if not any(figures.get(f) for f in ("backend_read_gbps", "backend_write_gbps", "end_to_end_read_gbps", "end_to_end_write_gbps")):
         field = "obdfilter" if obd is not None and ior_result is None else "ior" if ior_result is not None and obd is None else "files"
         raise SpecError({field: refusals or ["nothing in these files can calibrate a brick"]})
-    if refusals:
-        fits["refused"] = refusals
     return Calibration.objects.create(
         owner=owner,
         name=name or "Calibration",
