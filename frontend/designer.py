@@ -10,6 +10,7 @@ import base64
 import json
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
@@ -24,29 +25,51 @@ from planner.spec import SPEC_DEFAULTS, SpecError
 MAX_BODY = 256 * 1024
 
 
-def _options() -> dict:
-    """What the designer's selects offer, with each template's defaults."""
-    templates = cat.BrickTemplate.objects.select_related("server", "head", "expansion", "disk", "network_adapter").order_by("role", "slug")
+def template_option(t: cat.BrickTemplate, user=None) -> dict:
+    """One brick template as the designer's selects and RAID editor need it: its defaults (disk,
+    expansions, network adapter and how many, storage ports, RAID layout) and its head's kind."""
+    head = t.head
+    san = head.kind in (cat.Enclosure.Kind.ISCSI_ARRAY, cat.Enclosure.Kind.FC_ARRAY)
     return {
-        "templates": [
-            {
-                "slug": t.slug,
-                "name": t.name,
-                "role": t.role,
-                "disk": t.disk.slug,
-                "expansions": t.expansions,
-                "max_expansions": t.head.max_expansions if t.expansion_id else 0,
-                "adapter": t.network_adapter.slug,
-                "form_factor": t.head.drive_form_factor,
-            }
-            for t in templates
-        ],
+        "slug": t.slug,
+        "name": t.name,
+        "role": t.role,
+        "disk": t.disk.slug,
+        "expansions": t.expansions,
+        "max_expansions": head.max_expansions if (t.expansion_id or san) else 0,
+        "adapter": t.network_adapter.slug,
+        "network_adapter_count": t.network_adapter_count,
+        "host_ports": t.host_ports,
+        "form_factor": head.drive_form_factor,
+        "head_kind": head.kind,
+        "head_controllers": head.controllers,
+        "drive_slots": head.drive_slots,
+        "raid": {
+            "level": t.raid_level,
+            "data": t.raid_data_disks,
+            "parity": t.raid_parity_disks,
+            "groups": t.groups_per_enclosure,
+            "spares": t.spares_per_enclosure,
+        },
+        "owner": t.owner.username if t.owner_id else None,
+        "group": "catalogue" if t.owner_id is None else ("mine" if user is not None and t.owner_id == user.id else "shared"),
+    }
+
+
+def _options(user=None) -> dict:
+    """What the designer's selects offer: the catalogue's brick templates (the presets), the user's
+    own and those shared with them, each with its defaults; disks, adapters, racks, ..."""
+    templates = services.brick_templates_visible_to(user).order_by(F("owner").asc(nulls_first=True), "role", "slug")
+    return {
+        "templates": [template_option(t, user) for t in templates],
         "disks": [{"slug": d.slug, "name": d.name, "form_factor": d.form_factor} for d in cat.Disk.objects.order_by("capacity_tb", "slug")],
         "adapters": [{"slug": a.slug, "name": a.name} for a in cat.Adapter.objects.exclude(kind="sas_hba").order_by("kind", "slug")],
         "racks": [{"slug": r.slug, "name": r.name} for r in cat.Rack.objects.order_by("units")],
         "tunings": [{"slug": t.slug, "name": t.name} for t in cat.TuningProfile.objects.order_by("slug")],
         "price_lists": [{"slug": p.slug, "name": p.name} for p in cat.PriceList.objects.order_by("slug")],
         "metadata_cells": [{"slug": m.slug, "name": m.name} for m in cat.MetadataCell.objects.order_by("slug")],
+        "raid_levels": [{"slug": value, "name": label.replace(" (ZFS)", "")} for value, label in cat.BrickTemplate.Raid.choices],
+        "username": user.username if user is not None and user.is_authenticated else None,
     }
 
 
@@ -105,7 +128,7 @@ def designer(request):
         initial["spec"] = {**initial["spec"], "calibration": int(request.GET["calibration"])}
     context = {
         "options": {
-            **_options(),
+            **_options(request.user),
             "calibrations": [
                 {"id": c.id, "name": f"{c.name} ({c.brick_template})"} for c in services.calibrations_visible_to(request.user)
             ],
@@ -236,7 +259,7 @@ def calibrations(request):
             errors = data.errors
     context = {
         "calibrations": services.calibrations_visible_to(request.user),
-        "templates": cat.BrickTemplate.objects.order_by("slug"),
+        "templates": services.brick_templates_visible_to(request.user),
         "errors": errors,
         "form": request.POST,
     }
@@ -267,7 +290,7 @@ def solve_page(request):
     """Design to target: a targets form, the ranked answers (open any in the designer) and the frontier chart."""
     from api.views_solve import SolveRequestSerializer
 
-    templates = cat.BrickTemplate.objects.order_by("role", "slug")
+    templates = services.brick_templates_visible_to(request.user)
     disks = cat.Disk.objects.order_by("capacity_tb", "slug")
     q = request.GET
     answer, errors, job = None, {}, None

@@ -338,3 +338,24 @@ def test_brick_template_list_query_count_does_not_grow_with_templates(ann, carl,
     client = _as(ann)
     with django_assert_max_num_queries(6):
         assert len(_slugs(client.get(URL))) == len(CATALOGUE) + 6
+
+
+def test_designer_and_solve_pages_offer_the_presets_and_your_own_templates(client, ann, bob, mine):
+    import json
+
+    def designer_templates():
+        page = client.get("/designer/").content.decode()
+        data = page.split('<script id="designer-options" type="application/json">')[1].split("</script>")[0]
+        return {t["slug"]: t for t in json.loads(data)["templates"]}
+
+    client.force_login(ann)
+    offered = designer_templates()
+    assert set(offered) == CATALOGUE | {"ann-r730xd-6tb-10g"}
+    assert offered["ann-r730xd-6tb-10g"]["group"] == "mine" and offered["md3460-performance"]["group"] == "catalogue"
+    assert offered["ann-r730xd-6tb-10g"]["raid"] == {"level": "raid6", "data": 14, "parity": 2, "groups": 1, "spares": 0}
+    assert (offered["md3460-performance"]["network_adapter_count"], offered["md3460-performance"]["host_ports"]) == (1, 4)
+    assert offered["md3460-performance"]["head_kind"] == "raid_head" and offered["iscsi-ps6500"]["max_expansions"] == 15
+    assert 'value="ann-r730xd-6tb-10g"' in client.get("/solve/").content.decode()
+    client.force_login(bob)
+    assert set(designer_templates()) == CATALOGUE
+    assert 'value="ann-r730xd-6tb-10g"' not in client.get("/solve/").content.decode()

@@ -33,23 +33,104 @@
     return options.templates.find((t) => t.slug === slug);
   }
 
+  const PARITY = { raid5: 1, raid6: 2, raidz1: 1, raidz2: 2, raidz3: 3 };
+  const GROUPS = { catalogue: "Catalogue presets", mine: "Your templates", shared: "Shared with you" };
+
+  function fillTemplates(select, value) {
+    select.innerHTML = "";
+    for (const [group, label] of Object.entries(GROUPS)) {
+      const items = options.templates.filter((t) => (t.group || "catalogue") === group);
+      if (!items.length) continue;
+      const og = document.createElement("optgroup");
+      og.label = label;
+      for (const t of items) {
+        const opt = document.createElement("option");
+        opt.value = t.slug;
+        opt.textContent = t.owner && group === "shared" ? `${t.name} (${t.owner})` : t.name;
+        og.appendChild(opt);
+      }
+      select.appendChild(og);
+    }
+    select.value = value;
+  }
+
+  function parityFor(level, data) {
+    return level === "raid10" ? data : PARITY[level];
+  }
+
+  // The line's RAID layout as the editor shows it: the template's, with the line's `raid` over it.
+  function lineRaid(entry, t) {
+    const given = entry.raid || {};
+    const level = given.level || t.raid.level;
+    const data = given.data || t.raid.data;
+    let parity = given.parity;
+    if (parity === undefined || parity === null) parity = level === t.raid.level && !given.data ? t.raid.parity : parityFor(level, data);
+    return {
+      level, data, parity,
+      groups: given.groups || t.raid.groups,
+      spares: given.spares === undefined || given.spares === null ? t.raid.spares : given.spares,
+    };
+  }
+
+  // Overrides are kept in the spec only when they differ from the template's own figures.
+  function setOverride(index, key, value, templateValue) {
+    if (value === templateValue || value === "" || value === null) delete spec.bricks[index][key];
+    else spec.bricks[index][key] = value;
+  }
+
+  function setRaid(index, raid, t) {
+    const same = ["level", "data", "parity", "groups", "spares"].every((k) => raid[k] === t.raid[k]);
+    if (same) delete spec.bricks[index].raid;
+    else spec.bricks[index].raid = raid;
+  }
+
+  function errorSpan(path) {
+    return `<span class="field-error" data-error="${path}"></span>`;
+  }
+
   function brickRow(entry, index) {
+    const rows = document.createDocumentFragment();
     const tr = document.createElement("tr");
     tr.dataset.index = index;
+    tr.className = "line-main";
     const t = template(entry.template) || options.templates[0];
+    const p = `bricks.${index}`;
     tr.innerHTML =
       `<td><label class="sr-only" for="b${index}-template">Brick template, line ${index + 1}</label><select id="b${index}-template" class="template"></select>` +
-      `<span class="field-error" data-error="bricks.${index}.template"></span></td>` +
+      `${errorSpan(`${p}.template`)}</td>` +
       `<td><label class="sr-only" for="b${index}-count">Count, line ${index + 1}</label><input id="b${index}-count" class="count" type="number" min="1" max="500">` +
-      `<span class="field-error" data-error="bricks.${index}.count"></span></td>` +
+      `${errorSpan(`${p}.count`)}</td>` +
       `<td><label class="sr-only" for="b${index}-disk">Disk, line ${index + 1}</label><select id="b${index}-disk" class="disk"></select>` +
-      `<span class="field-error" data-error="bricks.${index}.disk"></span></td>` +
+      `${errorSpan(`${p}.disk`)}</td>` +
       `<td><label class="sr-only" for="b${index}-expansions">Expansions, line ${index + 1}</label><input id="b${index}-expansions" class="expansions" type="number" min="0" max="16">` +
-      `<span class="field-error" data-error="bricks.${index}.expansions"></span></td>` +
+      `${errorSpan(`${p}.expansions`)}</td>` +
       `<td><label class="sr-only" for="b${index}-adapter">Network adapter, line ${index + 1}</label><select id="b${index}-adapter" class="adapter"></select>` +
-      `<span class="field-error" data-error="bricks.${index}.adapter"></span></td>` +
-      `<td><button type="button" class="remove danger" aria-label="Remove brick line ${index + 1}">Remove</button></td>`;
-    fill(tr.querySelector(".template"), options.templates, t.slug);
+      `${errorSpan(`${p}.adapter`)}</td>` +
+      `<td><button type="button" class="remove danger" aria-label="Remove brick line ${index + 1}" title="Remove this line">✕</button></td>`;
+    const more = document.createElement("tr");
+    more.className = "line-more";
+    more.dataset.index = index;
+    const levels = options.raid_levels.map((l) => {
+      const zfsOnController = l.slug.startsWith("raidz") && t.head_controllers > 0;
+      return `<option value="${l.slug}"${zfsOnController ? ' disabled title="ZFS needs disks the server sees directly (a JBOD)"' : ""}>${l.name}</option>`;
+    }).join("");
+    more.innerHTML =
+      `<td colspan="6"><div class="line-fields" role="group" aria-label="Adapters, storage ports and RAID layout, line ${index + 1}">` +
+      `<span class="fld"><label for="b${index}-adapters">Adapters / server</label><input id="b${index}-adapters" class="adapters" type="number" min="1" max="8">${errorSpan(`${p}.adapters_per_server`)}</span>` +
+      `<span class="fld"><label for="b${index}-ports">Storage ports / server</label><input id="b${index}-ports" class="ports" type="number" min="1" max="16">${errorSpan(`${p}.storage_ports`)}</span>` +
+      `<span class="fld raid"><label for="b${index}-raid-level">RAID: level, groups × data + parity, spares</label><span class="raid-inputs">` +
+      `<select id="b${index}-raid-level" class="raid-level">${levels}</select>` +
+      `<label class="sr-only" for="b${index}-raid-groups">RAID groups, line ${index + 1}</label><input id="b${index}-raid-groups" class="raid-groups" type="number" min="1" max="60" title="groups (OSTs) per enclosure">` +
+      `<span aria-hidden="true">×</span>` +
+      `<label class="sr-only" for="b${index}-raid-data">Data disks per group, line ${index + 1}</label><input id="b${index}-raid-data" class="raid-data" type="number" min="1" max="120" title="data disks per group">` +
+      `<span aria-hidden="true">+</span>` +
+      `<label class="sr-only" for="b${index}-raid-parity">Parity disks per group, line ${index + 1}</label><input id="b${index}-raid-parity" class="raid-parity" type="number" min="0" max="120" title="parity disks per group">` +
+      `<span aria-hidden="true">,</span>` +
+      `<label class="sr-only" for="b${index}-raid-spares">Spares per enclosure, line ${index + 1}</label><input id="b${index}-raid-spares" class="raid-spares" type="number" min="0" max="120" title="hot spares per enclosure"></span>` +
+      `${errorSpan(`${p}.raid`)}${errorSpan(`${p}.raid.level`)}${errorSpan(`${p}.raid.groups`)}${errorSpan(`${p}.raid.data`)}${errorSpan(`${p}.raid.parity`)}${errorSpan(`${p}.raid.spares`)}${errorSpan(`${p}.raid.segment_kib`)}</span>` +
+      (options.username ? `<span class="fld action"><button type="button" id="b${index}-save-template" class="secondary save-template">Save line as template</button></span>` : "") +
+      `</div></td>`;
+    fillTemplates(tr.querySelector(".template"), t.slug);
     fill(tr.querySelector(".disk"), options.disks, entry.disk || t.disk);
     fill(tr.querySelector(".adapter"), options.adapters, entry.adapter || t.adapter);
     tr.querySelector(".count").value = entry.count;
@@ -57,6 +138,15 @@
     exp.value = entry.expansions === undefined || entry.expansions === null ? t.expansions : entry.expansions;
     exp.max = t.max_expansions;
     exp.disabled = t.max_expansions === 0;
+    const adapters = more.querySelector(".adapters");
+    adapters.value = entry.adapters_per_server || t.network_adapter_count;
+    const ports = more.querySelector(".ports");
+    ports.value = entry.storage_ports || t.host_ports;
+    const raid = lineRaid(entry, t);
+    const r = (name) => more.querySelector(`.raid-${name}`);
+    r("level").value = raid.level;
+    for (const k of ["data", "parity", "groups", "spares"]) r(k).value = raid[k];
+
     tr.querySelector(".template").addEventListener("change", (e) => {
       const nt = template(e.target.value);
       spec.bricks[index] = { template: nt.slug, count: spec.bricks[index].count, disk: nt.disk, expansions: nt.expansions, adapter: nt.adapter };
@@ -68,7 +158,89 @@
     exp.addEventListener("input", (e) => { spec.bricks[index].expansions = intOr(e.target.value); changed(); });
     tr.querySelector(".adapter").addEventListener("change", (e) => { spec.bricks[index].adapter = e.target.value; changed(); });
     tr.querySelector(".remove").addEventListener("click", () => { spec.bricks.splice(index, 1); renderBricks(); changed(); });
-    return tr;
+    adapters.addEventListener("input", (e) => { setOverride(index, "adapters_per_server", intOr(e.target.value), t.network_adapter_count); changed(); });
+    ports.addEventListener("input", (e) => { setOverride(index, "storage_ports", intOr(e.target.value), t.host_ports); changed(); });
+    const readRaid = () => ({
+      level: r("level").value, data: intOr(r("data").value), parity: intOr(r("parity").value),
+      groups: intOr(r("groups").value), spares: intOr(r("spares").value),
+    });
+    r("level").addEventListener("change", () => {
+      // parity follows the level: raid5 1, raid6 2, raidz1-3 1-3, raid10 as many as data
+      r("parity").value = parityFor(r("level").value, intOr(r("data").value));
+      setRaid(index, readRaid(), t);
+      changed();
+    });
+    r("data").addEventListener("input", () => {
+      if (r("level").value === "raid10") r("parity").value = r("data").value;
+      setRaid(index, readRaid(), t);
+      changed();
+    });
+    for (const k of ["parity", "groups", "spares"]) r(k).addEventListener("input", () => { setRaid(index, readRaid(), t); changed(); });
+    const saveTemplate = more.querySelector(".save-template");
+    if (saveTemplate) saveTemplate.addEventListener("click", () => openTemplateDialog(index));
+    rows.appendChild(tr);
+    rows.appendChild(more);
+    return rows;
+  }
+
+  // ---------------------------------------------------------------- save a line as a template of one's own
+  let templateLine = null;
+
+  function openTemplateDialog(index) {
+    const dialog = $("template-dialog");
+    if (!dialog) return;
+    templateLine = index;
+    const entry = spec.bricks[index];
+    const t = template(entry.template);
+    const disk = options.disks.find((d) => d.slug === (entry.disk || t.disk));
+    const raid = lineRaid(entry, t);
+    $("template-from").textContent = `From ${t.name} with this line's disk, adapters and RAID layout (${raid.level} ${raid.groups} × ${raid.data}+${raid.parity}).`;
+    $("template-name").value = `${t.name}, ${disk ? disk.name : entry.disk}`.slice(0, 160);
+    let base = `${options.username}-${t.slug}`;
+    if (entry.disk && entry.disk !== t.disk) base += `-${entry.disk}`;
+    let slug = base.slice(0, 76);
+    for (let n = 2; template(slug); n++) slug = `${base.slice(0, 76)}-${n}`;
+    $("template-slug").value = slug;
+    dialog.querySelectorAll("[data-template-error]").forEach((el) => { el.textContent = ""; });
+    dialog.showModal();
+    $("template-name").focus();
+  }
+
+  async function saveLineAsTemplate(event) {
+    event.preventDefault();
+    const index = templateLine;
+    const entry = spec.bricks[index];
+    const body = { slug: $("template-slug").value.trim(), name: $("template-name").value.trim() };
+    for (const key of ["disk", "expansions", "adapter", "adapters_per_server", "storage_ports", "raid"]) {
+      if (entry[key] !== undefined && entry[key] !== null && entry[key] !== "") body[key] = entry[key];
+    }
+    const errors = $("template-dialog").querySelectorAll("[data-template-error]");
+    errors.forEach((el) => { el.textContent = ""; });
+    const { response, data } = await api("POST", `/api/v1/brick-templates/${encodeURIComponent(entry.template)}/copy/`, body);
+    if (!response.ok) {
+      const other = [];
+      for (const [field, messages] of Object.entries(data)) {
+        const el = $("template-dialog").querySelector(`[data-template-error="${field}"]`);
+        const text = Array.isArray(messages) ? messages.join(" ") : typeof messages === "string" ? messages : JSON.stringify(messages);
+        if (el) el.textContent = text;
+        else other.push(field === "detail" ? text : `${field.replaceAll("_", " ")}: ${text}`);
+      }
+      $("template-dialog").querySelector('[data-template-error="other"]').textContent = other.join(" ");
+      return;
+    }
+    const base = template(entry.template);
+    options.templates.push({
+      slug: data.slug, name: data.name, role: data.role, disk: data.disk, expansions: data.expansions,
+      max_expansions: base.max_expansions, adapter: data.network_adapter, network_adapter_count: data.network_adapter_count,
+      host_ports: data.host_ports, form_factor: base.form_factor, head_kind: data.head_kind, head_controllers: base.head_controllers,
+      drive_slots: data.drive_slots, owner: data.owner, group: "mine",
+      raid: { level: data.raid_level, data: data.raid_data_disks, parity: data.raid_parity_disks, groups: data.groups_per_enclosure, spares: data.spares_per_enclosure },
+    });
+    spec.bricks[index] = { template: data.slug, count: entry.count, disk: data.disk, expansions: data.expansions, adapter: data.network_adapter };
+    $("template-dialog").close();
+    renderBricks();
+    changed();
+    say(`Saved the template '${data.name}' (${data.slug}); line ${index + 1} now uses it.`);
   }
 
   function intOr(text) {
@@ -98,10 +270,19 @@
       cal.appendChild(opt);
     }
     cal.value = spec.calibration ? String(spec.calibration) : "";
-    $("failover").value = spec.failover;
+    $("failover").value = spec.failover || "";
     $("placement").value = (spec.metadata || {}).placement || "in_rack";
     $("clients-on").checked = !!spec.clients;
-    if (spec.clients) $("clients-count").value = spec.clients.count;
+    if (spec.clients) {
+      $("clients-count").value = spec.clients.count;
+      $("clients-rtt").value = spec.clients.rpc_round_trip_ms ?? "";
+      $("clients-streams").value = spec.clients.streams ?? "";
+    }
+    $("fabric-on").checked = !!spec.fabric;
+    if (spec.fabric) {
+      $("fabric-oversubscription").value = spec.fabric.oversubscription ?? 1;
+      $("fabric-core").value = spec.fabric.core_gbps ?? "";
+    }
     toggleClients();
     renderBricks();
     renderMeta();
@@ -109,6 +290,12 @@
 
   function toggleClients() {
     document.querySelector(".clients").hidden = !$("clients-on").checked;
+    document.querySelector(".fabric").hidden = !$("fabric-on").checked;
+  }
+
+  function numberOrNothing(id) {
+    const text = $(id).value.trim();
+    return text === "" ? undefined : intOr(text);
   }
 
   function readOptions() {
@@ -116,10 +303,23 @@
     spec.tuning = $("tuning").value;
     spec.rack = $("rack").value;
     spec.price_list = $("price-list").value;
-    spec.failover = $("failover").value;
+    spec.failover = $("failover").value || null; // automatic: paired where the storage allows
     spec.metadata = { cell: $("metadata-cell").value, placement: $("placement").value };
     spec.calibration = $("calibration").value ? Number($("calibration").value) : null;
-    spec.clients = $("clients-on").checked ? { count: intOr($("clients-count").value), adapter: $("clients-adapter").value } : null;
+    spec.clients = null;
+    if ($("clients-on").checked) {
+      spec.clients = { count: intOr($("clients-count").value), adapter: $("clients-adapter").value };
+      const rtt = numberOrNothing("clients-rtt");
+      const streams = numberOrNothing("clients-streams");
+      if (rtt !== undefined) spec.clients.rpc_round_trip_ms = rtt;
+      if (streams !== undefined) spec.clients.streams = streams;
+    }
+    spec.fabric = null;
+    if ($("fabric-on").checked) {
+      spec.fabric = { oversubscription: numberOrNothing("fabric-oversubscription") ?? 1 };
+      const core = numberOrNothing("fabric-core");
+      if (core !== undefined) spec.fabric.core_gbps = core;
+    }
   }
 
   // ---------------------------------------------------------------- evaluation
@@ -412,7 +612,7 @@
   $("start-blank").addEventListener("click", () => {
     if (!discardOk()) return;
     design = null;
-    spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: "paired", clients: null, price_list: "illustrative", calibration: null };
+    spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: null, clients: null, fabric: null, price_list: "illustrative", calibration: null };
     history.replaceState(null, "", "/designer/");
     renderForm();
     changed();
@@ -430,8 +630,13 @@
     changed();
   });
   for (const id of ["tuning", "rack", "price-list", "failover", "placement", "metadata-cell", "clients-adapter", "calibration"]) $(id).addEventListener("change", changed);
-  for (const id of ["clients-count", "design-name"]) $(id).addEventListener("input", changed);
+  for (const id of ["clients-count", "clients-rtt", "clients-streams", "fabric-oversubscription", "fabric-core", "design-name"]) $(id).addEventListener("input", changed);
   $("clients-on").addEventListener("change", () => { toggleClients(); changed(); });
+  $("fabric-on").addEventListener("change", () => { toggleClients(); changed(); });
+  if ($("template-form")) {
+    $("template-form").addEventListener("submit", saveLineAsTemplate);
+    $("template-cancel").addEventListener("click", () => $("template-dialog").close());
+  }
   const params = new URLSearchParams(window.location.search);
   if (params.get("example")) $("start-example").value = params.get("example");
   renderForm();
