@@ -24,6 +24,12 @@ class CalibrationUploadSerializer(serializers.Serializer):
         required=False, default=1, min_value=1, max_value=10000, help_text="How many bricks (OSS) the file system IOR ran against had."
     )
 
+    def to_internal_value(self, data):
+        # a browser's form sends an empty part for a file input left empty: that file was not given
+        if hasattr(data, "items"):
+            data = {k: v for k, v in data.items() if not (k in ("obdfilter", "ior") and v in ("", None))}
+        return super().to_internal_value(data)
+
     def _text(self, upload, field):
         if upload.size > MAX_UPLOAD_BYTES:
             raise serializers.ValidationError(

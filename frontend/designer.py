@@ -281,7 +281,19 @@ def calibration_detail(request, calibration_id: int):
             result = row["results"].get(op) or {}
             shown[op] = result.get("mibps") if result.get("mibps") is not None else (result.get("flag") or "–")
         rows.append({**row, "shown": shown})
-    context = {"c": calibration, "chart": chart, "rows": rows, "ior": (calibration.parsed.get("ior") or {}).get("ior", [])}
+    # designs to show the calibration's effect on: the user's own saved designs and the examples
+    from planner.models import Design
+
+    effect_choices = [
+        {"name": f"{d.name} (saved design)", "spec": d.spec} for d in Design.objects.filter(owner=request.user).order_by("-updated_at")[:20]
+    ] + [{"name": e["name"], "spec": e["spec"]} for e in services.example_designs()]
+    context = {
+        "c": calibration,
+        "chart": chart,
+        "rows": rows,
+        "ior": (calibration.parsed.get("ior") or {}).get("ior", []),
+        "effect_choices": effect_choices,
+    }
     return render(request, "frontend/calibration.html", context)
 
 
