@@ -126,9 +126,15 @@ def designer(request):
             }
     if request.GET.get("calibration", "").isdigit():
         initial["spec"] = {**initial["spec"], "calibration": int(request.GET["calibration"])}
+    options = _options(request.user)
+    if initial["design"] is not None and not initial["design"]["is_owner"]:
+        known = {t["slug"] for t in options["templates"]}
+        options["templates"] += [
+            {**template_option(t, request.user), "group": "design"} for t in _design_templates(design) if t.slug not in known
+        ]
     context = {
         "options": {
-            **_options(request.user),
+            **options,
             "calibrations": [
                 {"id": c.id, "name": f"{c.name} ({c.brick_template})"} for c in services.calibrations_visible_to(request.user)
             ],
@@ -138,6 +144,23 @@ def designer(request):
         "signed_in": request.user.is_authenticated,
     }
     return render(request, "frontend/designer.html", context)
+
+
+def _design_templates(design) -> list:
+    """The brick templates a saved design names that its owner may use: a reader of a shared design
+    sees and evaluates it with these, even when its owner has not shared the templates themselves."""
+    named = {b.get("template") for b in (design.spec or {}).get("bricks", []) if isinstance(b, dict)}
+    return list(services.brick_templates_visible_to(design.owner).filter(slug__in=named))
+
+
+def _snapshot_with_design_templates(user, design):
+    from planner.services.catalogue import catalogue_snapshot
+
+    snap = catalogue_snapshot(user=user)
+    if design.owner_id != getattr(user, "id", None):
+        for t in _design_templates(design):
+            snap.templates.setdefault(t.slug, t)
+    return snap
 
 
 @require_POST
@@ -154,14 +177,15 @@ def designer_evaluate(request):
     spec = DesignSpecSerializer(data=body.get("spec"))
     if not spec.is_valid():
         return JsonResponse({"spec": spec.errors}, status=400)
-    prices = None
+    prices, snapshot = None, None
     design_id = body.get("design")
     if isinstance(design_id, int):
         design = services.designs_visible_to(request.user).filter(pk=design_id).first()
         if design is not None:
             prices = design.prices or None
+            snapshot = _snapshot_with_design_templates(request.user, design)
     try:
-        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices, user=request.user)
+        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices, user=request.user, snapshot=snapshot)
     except SpecError as exc:
         return JsonResponse({"spec": exc.errors}, status=400)
     data = evaluation.as_dict()

@@ -359,3 +359,25 @@ def test_designer_and_solve_pages_offer_the_presets_and_your_own_templates(clien
     client.force_login(bob)
     assert set(designer_templates()) == CATALOGUE
     assert 'value="ann-r730xd-6tb-10g"' not in client.get("/solve/").content.decode()
+
+
+def test_a_reader_of_a_shared_design_sees_and_evaluates_the_owners_template(client, ann, bob, mine):
+    import json
+
+    from planner.services import design_share
+
+    design = design_create(owner=ann, name="Grid site", spec=GRID)
+    design_share(design=design, usernames=["bob"])
+    assert _as(bob).get(f"/api/v1/designs/{design.id}/evaluation/").status_code == 200  # evaluated as its owner's
+    client.force_login(bob)
+    page = client.get(f"/designer/?design={design.id}").content.decode()
+    options = json.loads(page.split('<script id="designer-options" type="application/json">')[1].split("</script>")[0])
+    offered = {t["slug"]: t["group"] for t in options["templates"]}
+    assert offered["ann-r730xd-6tb-10g"] == "design"
+    body = {"spec": {**GRID, "failover": "none"}, "design": design.id}
+    response = client.post("/designer/evaluate/", body, content_type="application/json")
+    assert response.status_code == 200, response.content
+    assert response.json()["evaluation"]["usable_pib"] == pytest.approx(1.49, abs=0.01)
+    alone = client.post("/designer/evaluate/", {"spec": GRID}, content_type="application/json")
+    assert alone.status_code == 400  # the template itself is not shared with bob
+    assert "ann-r730xd-6tb-10g" not in {t["slug"] for t in _as(bob).get(URL).json()["results"]}

@@ -34,7 +34,7 @@
   }
 
   const PARITY = { raid5: 1, raid6: 2, raidz1: 1, raidz2: 2, raidz3: 3 };
-  const GROUPS = { catalogue: "Catalogue presets", mine: "Your templates", shared: "Shared with you" };
+  const GROUPS = { catalogue: "Catalogue presets", mine: "Your templates", shared: "Shared with you", design: "In this design (its owner's)" };
 
   function fillTemplates(select, value) {
     select.innerHTML = "";
@@ -46,7 +46,7 @@
       for (const t of items) {
         const opt = document.createElement("option");
         opt.value = t.slug;
-        opt.textContent = t.owner && group === "shared" ? `${t.name} (${t.owner})` : t.name;
+        opt.textContent = t.owner && group !== "mine" ? `${t.name} (${t.owner})` : t.name;
         og.appendChild(opt);
       }
       select.appendChild(og);
