@@ -61,3 +61,6 @@ def test_a_single_ior_file_with_a_client_sweep_is_fitted_and_its_effect_shown(pa
     cells = totals.split("\t")
     assert float(cells[1]) != float(cells[2])  # read before and after differ: 16 clients on 8 bricks
     screenshot(page, "calibration-clients-effect")
+    page.click("text=Apply to study rack D")
+    page.wait_for_function("document.getElementById('status').textContent.includes('calibrated')")
+    assert page.inner_text("#read-gbps") != "36.0"  # the IOR-only calibration's figures, not the data sheets
