@@ -44,6 +44,23 @@ SPEC_DEFAULTS = {
 partner, `none` when a brick keeps its disks inside its server."""
 
 
+def raid_parity(level: str, data: int) -> int:
+    """Parity disks per group a RAID level has: RAID 10 mirrors every data disk."""
+    from planner.engine.inputs import RAID_PARITY
+
+    return data if level == "raid10" else RAID_PARITY[level]
+
+
+def raid_parity_problem(level: str, data: int, parity: int) -> str | None:
+    """Why `parity` cannot go with `level` and `data`, in words; None when it can."""
+    expected = raid_parity(level, data)
+    if parity == expected:
+        return None
+    if level == "raid10":
+        return f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}"
+    return f"{level} has {expected} parity disk{'s' if expected > 1 else ''} per group, not {parity}"
+
+
 class SpecError(Exception):
     """A DesignSpec that cannot be evaluated; `errors` maps fields to lists of messages."""
 

@@ -18,9 +18,8 @@ from django.db.models import F, QuerySet, TextField
 from django.db.models.functions import Cast
 
 from hardware_catalog import models as cat
-from planner.engine.inputs import RAID_PARITY
 from planner.models import Design
-from planner.spec import SpecError
+from planner.spec import SpecError, raid_parity, raid_parity_problem
 
 from .catalogue import catalogue_snapshot, visible_templates
 
@@ -98,7 +97,7 @@ def suggested_slug(*, username: str, slug: str) -> str:
 
 
 def _parity_for(level: str, data: int) -> int:
-    return data if level == "raid10" else RAID_PARITY[level]
+    return raid_parity(level, data)
 
 
 def _default_host_ports(t: cat.BrickTemplate) -> int:
@@ -140,11 +139,8 @@ def _put(errors: dict, field: str, message: str) -> None:
 
 def _check_raid(t: cat.BrickTemplate, errors: dict) -> None:
     level, data, parity = t.raid_level, t.raid_data_disks, t.raid_parity_disks
-    if level == "raid10" and parity != data:
-        _put(errors, "raid_parity_disks", f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}")
-    elif level in RAID_PARITY and parity != RAID_PARITY[level]:
-        n = RAID_PARITY[level]
-        _put(errors, "raid_parity_disks", f"{level} has {n} parity disk{'s' if n > 1 else ''} per group, not {parity}")
+    if problem := raid_parity_problem(level, data, parity):
+        _put(errors, "raid_parity_disks", problem)
     if level.startswith("raidz") and t.head.controllers > 0:
         _put(
             errors,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hardware_catalog import models as cat
 from planner import engine
-from planner.spec import SpecError, normalise_spec
+from planner.spec import SpecError, normalise_spec, raid_parity, raid_parity_problem
 
 from .catalogue import (
     CatalogueSnapshot,
@@ -61,27 +61,19 @@ def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.Raid
     """The line's RAID layout: the template's, with the spec's `raid` fields over it."""
     given = entry.get("raid") or {}
     level = given.get("level") or template.raid_level
-    default_parity = {"raid10": None, **engine.inputs.RAID_PARITY}.get(level)
     data = given.get("data") or template.raid_data_disks
     if "parity" in given and given["parity"] is not None:
         parity = given["parity"]
     elif level == template.raid_level and "data" not in given:
         parity = template.raid_parity_disks
     else:
-        parity = data if level == "raid10" else default_parity
+        parity = raid_parity(level, data)
     groups = given.get("groups") or template.groups_per_enclosure
     spares = given["spares"] if given.get("spares") is not None else template.spares_per_enclosure
     segment = given.get("segment_kib") or template.segment_kib
     ok = True
-    if level == "raid10" and parity != data:
-        _put(errors, path + ("raid", "parity"), f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}")
-        ok = False
-    elif level != "raid10" and parity != default_parity:
-        _put(
-            errors,
-            path + ("raid", "parity"),
-            f"{level} has {default_parity} parity disk{'s' if default_parity > 1 else ''} per group, not {parity}",
-        )
+    if problem := raid_parity_problem(level, data, parity):
+        _put(errors, path + ("raid", "parity"), problem)
         ok = False
     if level.startswith("raidz") and head.controllers > 0:
         _put(
@@ -234,23 +226,15 @@ def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict, override: dict |
     data = raid_given.get("data") or cell.mdt_raid_data
     parity = raid_given.get("parity")
     if parity is None:
-        parity = (data if level == "raid10" else engine.inputs.RAID_PARITY[level]) if raid_given else cell.mdt_raid_parity
+        parity = raid_parity(level, data) if raid_given else cell.mdt_raid_parity
     groups = raid_given.get("groups") or cell.mdt_raid_groups
     disks = given.get("disks") or (cell.mdt_disk_count if not raid_given else groups * (data + parity))
     mdts = given.get("mdts") or (cell.mdt_count if not raid_given else groups)
     needed = groups * (data + parity)
     if level.startswith("raidz"):
         _put(errors, ("metadata", "mdt", "raid", "level"), "ldiskfs MDTs sit on hardware or md RAID: raid5, raid6 or raid10")
-    elif level == "raid10" and parity != data:
-        _put(
-            errors, ("metadata", "mdt", "raid", "parity"), f"RAID 10 mirrors every data disk: parity must equal data ({data}), not {parity}"
-        )
-    elif level != "raid10" and parity != engine.inputs.RAID_PARITY[level]:
-        _put(
-            errors,
-            ("metadata", "mdt", "raid", "parity"),
-            f"{level} has {engine.inputs.RAID_PARITY[level]} parity disks per group, not {parity}",
-        )
+    elif problem := raid_parity_problem(level, data, parity):
+        _put(errors, ("metadata", "mdt", "raid", "parity"), problem)
     if disks < needed:
         _put(errors, ("metadata", "mdt", "disks"), f"{groups} x {data}+{parity} needs {needed} disks, not {disks}")
     enclosure = cell.mdt_enclosure
