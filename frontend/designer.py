@@ -61,6 +61,7 @@ def _options(user=None) -> dict:
     own and those shared with them, each with its defaults; disks, adapters, racks, ..."""
     templates = services.brick_templates_visible_to(user).order_by(F("owner").asc(nulls_first=True), "role", "slug")
     return {
+        "spec_defaults": {**SPEC_DEFAULTS, "bricks": []},
         "templates": [template_option(t, user) for t in templates],
         "disks": [{"slug": d.slug, "name": d.name, "form_factor": d.form_factor} for d in cat.Disk.objects.order_by("capacity_tb", "slug")],
         "adapters": [{"slug": a.slug, "name": a.name} for a in cat.Adapter.objects.exclude(kind="sas_hba").order_by("kind", "slug")],
@@ -391,6 +392,7 @@ def solve_page(request):
         "templates": templates,
         "disks": disks,
         "tunings": cat.TuningProfile.objects.order_by("slug"),
+        "spec_defaults": SPEC_DEFAULTS,
         "q": q,
         "chosen_templates": q.getlist("templates") or ["md3460-performance", "md3460-capacity"],
         "chosen_disks": q.getlist("disks") or ["nl-sas-4tb"],

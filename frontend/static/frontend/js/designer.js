@@ -612,7 +612,7 @@
   $("start-blank").addEventListener("click", () => {
     if (!discardOk()) return;
     design = null;
-    spec = { name: "Untitled design", bricks: [], metadata: { cell: "mds-cell", placement: "in_rack" }, rack: "rack-42u", tuning: "large-io", failover: null, clients: null, fabric: null, price_list: "illustrative", calibration: null };
+    spec = JSON.parse(JSON.stringify(options.spec_defaults));  // the documented defaults, from planner/spec.py
     history.replaceState(null, "", "/designer/");
     renderForm();
     changed();
