@@ -242,6 +242,8 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
                 f"Calibration '{design.calibration['name']}' is for {design.calibration['brick_template']} bricks; "
                 "no brick of this design uses that template, so nothing was changed."
             )
+        for op in design.calibration.get("unmeasured", []):
+            warnings.append(f"Calibration '{design.calibration['name']}' measured no {op}s: {op}s use the data sheets' figures.")
     usable = float(res.usable_bytes[row])
     return Evaluation(
         name=design.name,

@@ -376,6 +376,7 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[
         + ["network"]
         + [f"software_efficiency_{op}" for op in ("read", "write") if f"software_efficiency_{op}" not in measured],
         "stages": applied["stages"],
+        "unmeasured": [op for op in ("read", "write") if "all stages" in applied["stages"].get(op, {})],
         "sources": applied["sources"],
     }
     return out, info

@@ -146,6 +146,7 @@ def test_write_only_data_never_gives_a_500_and_reads_keep_the_data_sheets(
     assert body["read_gbps"] == pytest.approx(36.0)  # 8 x 4.5 from the data sheets
     stages = body["sources"]["calibration"]["stages"]
     assert "data sheets" in stages["read"]["all stages"]
+    assert any("measured no reads" in w for w in body["warnings"])
     design = authed.post("/api/v1/designs/", {"name": "write-only calibrated", "spec": spec}, format="json").json()
     assert authed.get(f"/api/v1/designs/{design['id']}/evaluation/").status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
