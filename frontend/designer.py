@@ -259,9 +259,26 @@ def shared(request, token: str):
     design = Design.objects.select_related("owner").filter(share_token=token).first()
     if design is None:
         return render(request, "frontend/shared.html", {"missing": True}, status=404)
-    evaluation = services.design_evaluation(design=design).as_dict()
+    try:
+        evaluation = services.design_evaluation(design=design).as_dict()
+    except SpecError as exc:  # its parts changed since it was saved (a template deleted or unshared, a refused combination)
+        return render(request, "frontend/shared.html", {"design": design, "broken": _flatten_errors(exc.errors)}, status=409)
     context = {"design": design, "ev": evaluation, "svgs": render_racks(evaluation["racks"]), "token": token}
     return render(request, "frontend/shared.html", context)
+
+
+def _flatten_errors(errors, path: str = "") -> list[str]:
+    """Field errors as 'field.path: message' lines for a page."""
+    out = []
+    if isinstance(errors, dict):
+        for key, value in errors.items():
+            out += _flatten_errors(value, f"{path}.{key}" if path else str(key))
+    elif isinstance(errors, list):
+        for i, value in enumerate(errors):
+            out += _flatten_errors(value, f"{path}.{i}" if isinstance(value, (dict, list)) else path)
+    else:
+        out.append(f"{path}: {errors}" if path else str(errors))
+    return out
 
 
 @login_required

@@ -126,3 +126,19 @@ def test_api_gives_the_owner_the_share_page_link(client, django_user_model):
     api.force_authenticate(ann)
     body = api.post(f"/api/v1/designs/{design.id}/share/", {"link": True}, format="json").json()
     assert body["share_page_url"].endswith(f"/shared/{body['share_url'].rstrip('/').split('/')[-1]}/")
+
+
+def test_a_shared_design_that_no_longer_evaluates_says_why_instead_of_a_500(client, django_user_model):
+    from planner.models import Design
+
+    owner = django_user_model.objects.create_user("olga", password="pw-olga-123456")
+    design = Design.objects.create(
+        owner=owner,
+        name="Old internal design",
+        spec={"bricks": [{"template": "r730xd-internal", "count": 2}], "failover": "paired", "metadata": {"placement": "none"}},
+        share_token="old-link-token",
+    )
+    response = client.get("/shared/old-link-token/")
+    assert response.status_code == 409
+    assert b"can no longer be evaluated" in response.content and b"failover" in response.content
+    assert design.pk
