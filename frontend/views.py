@@ -27,7 +27,7 @@ def catalogue(request):
         "switches": selectors.catalogue_queryset("switches"),
         "racks": selectors.catalogue_queryset("racks"),
         "tuning_profiles": selectors.catalogue_queryset("tuning-profiles"),
-        "metadata_cells": selectors.catalogue_queryset("metadata-cells"),
+        "metadata_cells": services.metadata_cell_summaries(),
         "price_lists": selectors.catalogue_queryset("price-lists"),
     }
     return render(request, "frontend/catalogue.html", context)

@@ -25,7 +25,7 @@ from .designs import (
     design_update,
     designs_visible_to,
 )
-from .evaluation import brick_template_summaries, design_evaluate, design_resolve, price_list_snapshot
+from .evaluation import brick_template_summaries, design_evaluate, design_resolve, metadata_cell_summaries, price_list_snapshot
 from .examples import example_design, example_designs
 from .exports import ExportError, export_fail, export_render, export_request, exports_visible_to
 from .solve import design_solve, solve_request, solve_run
@@ -51,6 +51,7 @@ __all__ = [
     "TokenLimit",
     "VersionConflict",
     "brick_template_summaries",
+    "metadata_cell_summaries",
     "design_compare",
     "design_create",
     "design_delete",

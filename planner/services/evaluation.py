@@ -512,3 +512,36 @@ def brick_template_summaries(*, tuning: str = "large-io") -> list[dict]:
             }
         )
     return summaries
+
+
+def metadata_cell_summaries() -> list[dict]:
+    """Each catalogue metadata cell with its composed MDT storage: enclosures, disks, RAID layout,
+    MDT count, usable capacity (TiB) and inodes at its bytes per inode."""
+    from planner.engine.capacity import mdt_figures
+    from planner.engine.units import TIB
+
+    snap = catalogue_snapshot()
+    out = []
+    for slug in snap.choices("cells"):
+        cell = snap.cells[slug]
+        md = _metadata(snap, slug, {})
+        mdt = None
+        if md is not None and md.mdt is not None:
+            figures = mdt_figures(md.mdt)
+            raid = md.mdt.raid
+            mdt = {
+                "enclosures": md.mdt_enclosures,
+                "enclosure": md.mdt.enclosure.name if md.mdt.enclosure else "",
+                "disks": md.mdt.disks,
+                "disk": md.mdt.disk.name,
+                "raid": f"{raid.level.upper().replace('RAID', 'RAID ')} {raid.groups} x {raid.data}+{raid.parity}"
+                + (f" + {raid.spares} spares" if raid.spares else ""),
+                "mdts": md.mdt.mdts,
+                "usable_tib": figures["usable_bytes"] / TIB,
+                "usable_bytes": figures["usable_bytes"],
+                "inodes_billion": figures["inodes"] / 1e9,
+                "bytes_per_inode": md.mdt.bytes_per_inode,
+                "capped": figures["capped"],
+            }
+        out.append({"cell": cell, "mdt": mdt})
+    return out

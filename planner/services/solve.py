@@ -61,19 +61,17 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
 
 def metadata_sizing(*, sizing: dict):
     """Size the metadata and choose the smallest catalogue cell that holds it (see planner.engine.metadata)."""
-    from planner.engine.capacity import mdt_figures
     from planner.engine.metadata import CellOption, size_metadata
 
-    from .evaluation import _metadata
+    from .evaluation import metadata_cell_summaries
 
-    snap = catalogue_snapshot()
-    cells = []
-    for slug in snap.choices("cells"):
-        md = _metadata(snap, slug, {})
-        if md is None or md.mdt is None:
-            continue  # a cell without composed MDT storage cannot be sized
-        usable = mdt_figures(md.mdt)["usable_bytes"]
-        cells.append(CellOption(slug=md.slug, name=md.name, mdts=md.mdt.mdts, mdt_bytes=usable / max(md.mdt.mdts, 1)))
+    cells = [
+        CellOption(
+            slug=c["cell"].slug, name=c["cell"].name, mdts=c["mdt"]["mdts"], mdt_bytes=c["mdt"]["usable_bytes"] / max(c["mdt"]["mdts"], 1)
+        )
+        for c in metadata_cell_summaries()
+        if c["mdt"] is not None  # a cell without composed MDT storage cannot be sized
+    ]
     return size_metadata(
         files=sizing["files"],
         histogram=[tuple(p) for p in sizing["histogram"]],
