@@ -97,7 +97,7 @@ def _spec_from_query(token: str) -> tuple[dict | None, str | None]:
 @require_GET
 def designer(request):
     """Compose a design: start blank, from an example, or from a saved design (?design=<id>)."""
-    initial = {"spec": {**SPEC_DEFAULTS, "bricks": []}, "design": None, "error": None}
+    initial = {"spec": {**SPEC_DEFAULTS, "bricks": []}, "design": None, "error": None, "reference": request.GET.get("ref", "")[:40]}
     if request.GET.get("spec"):
         spec, error = _spec_from_query(request.GET["spec"])
         if error:
@@ -142,6 +142,7 @@ def designer(request):
         },
         "initial": initial,
         "examples": services.example_designs(),
+        "references": reference_choices(request.user),
         "signed_in": request.user.is_authenticated,
     }
     return render(request, "frontend/designer.html", context)
@@ -190,15 +191,60 @@ def designer_evaluate(request):
     except SpecError as exc:
         return JsonResponse({"spec": exc.errors}, status=400)
     data = evaluation.as_dict()
-    return JsonResponse({"evaluation": data, "svgs": render_racks(data["racks"])})
+    relative = None
+    reference = body.get("reference")
+    if isinstance(reference, (str, int)) and str(reference):
+        try:
+            ref = services.design_reference_price(reference=str(reference), user=request.user)
+        except SpecError as exc:
+            return JsonResponse({"reference": exc.errors["reference"]}, status=400)
+        relative = services.relative_to(price_total=data["price"]["total"], currency=data["price"]["currency"], reference=ref)
+    return JsonResponse({"evaluation": data, "svgs": render_racks(data["racks"]), "relative": relative})
 
 
 @login_required
 @require_GET
 def designs_list(request):
     """Your saved designs and those shared with you."""
-    designs = services.designs_visible_to(request.user).select_related("owner").order_by("-updated_at")
-    return render(request, "frontend/designs.html", {"designs": designs})
+    designs = services.designs_visible_to(request.user).select_related("owner")
+    reference = request.GET.get("ref", "")
+    table = services.designs_table(designs=designs, reference=reference, user=request.user, sort=request.GET.get("sort", "-updated_at"))
+    columns = []
+    for key, label, numeric in (
+        ("name", "Name", False),
+        ("usable_pib", "Usable (PiB)", True),
+        ("read_gbps", "Read (GB/s)", True),
+        ("write_gbps", "Write (GB/s)", True),
+        ("price_total", "Price", True),
+        ("rack_count", "Racks", True),
+        ("relative_price", "Relative price", True),
+        ("updated_at", "Updated", False),
+    ):
+        current = table["sort"].lstrip("-") == key
+        descending = table["sort"].startswith("-")
+        # a click sorts by the column; a second click on the same column reverses it
+        order = ("" if descending else "-") if current else ("-" if numeric or key == "updated_at" else "")
+        query = request.GET.copy()
+        query["sort"] = order + key
+        columns.append(
+            {
+                "key": key,
+                "label": label,
+                "numeric": numeric,
+                "url": "?" + query.urlencode(),
+                "aria": ("descending" if descending else "ascending") if current else "none",
+            }
+        )
+    context = {"table": table, "columns": columns, "reference_token": reference, "references": reference_choices(request.user)}
+    return render(request, "frontend/designs.html", context)
+
+
+def reference_choices(user) -> list[dict]:
+    """What a reference for relative prices may be: the examples and the saved designs `user` may read."""
+    choices = [{"token": f"ex:{e['slug']}", "name": e["name"]} for e in services.example_designs()]
+    if user is not None and user.is_authenticated:
+        choices += [{"token": str(d.id), "name": f"{d.name} (saved)"} for d in services.designs_visible_to(user).order_by("name")]
+    return choices
 
 
 def _compare_entry(request, token: str):
@@ -218,8 +264,11 @@ def _compare_entry(request, token: str):
 @require_GET
 def compare(request):
     """Compare 2-8 example or saved designs: table and a chart of usable PiB against GB/s."""
-    chosen = list(dict.fromkeys(t for t in request.GET.getlist("d") if t))[:8]
     reference_token = request.GET.get("ref", "")
+    picked = [t for t in request.GET.getlist("d") if t]
+    if picked and reference_token:
+        picked.append(reference_token)  # a reference chosen elsewhere (e.g. "My designs") is compared too
+    chosen = list(dict.fromkeys(picked))[:8]
     errors, entries, result, reference = [], [], None, 0
     for token in chosen:
         entry = _compare_entry(request, token)
@@ -263,7 +312,25 @@ def shared(request, token: str):
         evaluation = services.design_evaluation(design=design).as_dict()
     except SpecError as exc:  # its parts changed since it was saved (a template deleted or unshared, a refused combination)
         return render(request, "frontend/shared.html", {"design": design, "broken": _flatten_errors(exc.errors)}, status=409)
-    context = {"design": design, "ev": evaluation, "svgs": render_racks(evaluation["racks"]), "token": token}
+    reference, relative, reference_error = request.GET.get("ref", "")[:40], None, None
+    if reference:
+        try:
+            ref = services.design_reference_price(reference=reference, user=request.user)
+            relative = services.relative_to(
+                price_total=evaluation["price"]["total"], currency=evaluation["price"]["currency"], reference=ref
+            )
+        except SpecError as exc:
+            reference_error = " ".join(exc.errors["reference"])
+    context = {
+        "design": design,
+        "ev": evaluation,
+        "svgs": render_racks(evaluation["racks"]),
+        "token": token,
+        "references": reference_choices(request.user),
+        "reference_token": reference,
+        "relative": relative,
+        "reference_error": reference_error,
+    }
     return render(request, "frontend/shared.html", context)
 
 

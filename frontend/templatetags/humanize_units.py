@@ -2,6 +2,7 @@
 
 from django import template
 
+from planner import formatting
 from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for pages and sheets
 
 register = template.Library()
@@ -11,6 +12,30 @@ register = template.Library()
 def stage_label(value: str) -> str:
     """A stage key as words, e.g. raid_controller -> RAID controllers."""
     return STAGE_LABELS.get(value, value)
+
+
+@register.filter
+def num(value, digits=0) -> str:
+    """A figure with thousands separators and `digits` decimals: 1,234.5 (see planner.formatting)."""
+    return formatting.number(value, digits)
+
+
+@register.filter
+def money(value, currency=None) -> str:
+    """A price as a whole amount with thousands separators and its currency: 1,234,568 USD."""
+    return formatting.money(value, currency)
+
+
+@register.filter
+def unit_money(value, currency=None) -> str:
+    """A unit price, with cents: 1,234.50."""
+    return formatting.money(value, currency, cents=True)
+
+
+@register.filter
+def ratio(value) -> str:
+    """A relative price: 1.25×."""
+    return formatting.ratio(value)
 
 
 @register.filter

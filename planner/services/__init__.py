@@ -20,10 +20,14 @@ from .designs import (
     design_create,
     design_delete,
     design_evaluation,
+    design_reference,
+    design_reference_price,
     design_reprice,
     design_share,
     design_update,
+    designs_table,
     designs_visible_to,
+    relative_to,
 )
 from .evaluation import brick_template_summaries, design_evaluate, design_resolve, metadata_cell_summaries, price_list_snapshot
 from .examples import example_design, example_designs
@@ -62,6 +66,10 @@ __all__ = [
     "design_share",
     "design_update",
     "designs_visible_to",
+    "designs_table",
+    "design_reference",
+    "design_reference_price",
+    "relative_to",
     "example_design",
     "example_designs",
     "ExportError",

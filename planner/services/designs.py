@@ -187,3 +187,96 @@ def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> di
     if len(currencies) > 1:
         warnings.append("The designs are priced in different currencies; relative prices compare numbers, not money.")
     return {"reference": reference, "rows": rows, "warnings": warnings}
+
+
+def design_reference(*, reference: str, user) -> tuple | None:
+    """A reference design for relative prices: 'ex:<example slug>' or the id of a saved design `user` may
+    read. Returns (name, spec, frozen prices or None, the user whose templates and calibrations it may
+    name) or None when there is no such design visible to `user`."""
+    from .examples import example_design
+
+    reference = (reference or "").strip()
+    if reference.startswith("ex:"):
+        example = example_design(slug=reference[3:])
+        return (example["name"], example["spec"], None, user) if example else None
+    if reference.isdigit():
+        ref = designs_visible_to(user).select_related("owner").filter(pk=int(reference)).first()
+        return (ref.name, ref.spec, ref.prices or None, ref.owner) if ref else None
+    return None
+
+
+def design_reference_price(*, reference: str, user) -> dict:
+    """The reference's name and price total (SpecError naming `reference` when it is unknown or no longer
+    evaluates)."""
+    ref = design_reference(reference=reference, user=user)
+    if ref is None:
+        raise SpecError(
+            {"reference": [f"no reference design '{str(reference)[:40]}' visible to you; use 'ex:<example slug>' or a saved design id"]}
+        )
+    name, spec, prices, owner = ref
+    try:
+        ev = design_evaluate(spec=spec, prices=prices, user=owner)
+    except SpecError:
+        raise SpecError({"reference": [f"the reference design '{name}' can no longer be evaluated"]}) from None
+    return {"token": reference, "name": name, "price_total": ev.price["total"], "currency": ev.price["currency"]}
+
+
+def relative_to(*, price_total: float, currency: str, reference: dict | None) -> dict | None:
+    """This price against a reference (from `design_reference_price`): the ratio through the engine, and
+    whether the currencies differ (then the ratio compares numbers, not money)."""
+    if reference is None:
+        return None
+    ratio = engine.cost.relative_price(price_total, reference["price_total"])
+    return {
+        **reference,
+        "relative_price": round(ratio, 4) if ratio is not None else None,
+        "currency_differs": currency != reference["currency"],
+    }
+
+
+DESIGN_TABLE_SORTS = ("name", "usable_pib", "read_gbps", "write_gbps", "price_total", "rack_count", "relative_price", "updated_at")
+
+
+def designs_table(*, designs, reference: str = "", user=None, sort: str = "-updated_at") -> dict:
+    """Rows for the "My designs" list: usable PiB, read/write GB/s, price, racks and the price relative to
+    `reference` of each design, evaluated in one engine batch (one catalogue snapshot per owner).
+    A design that no longer evaluates gets a row with its error. Sorted by `sort` (a column of
+    DESIGN_TABLE_SORTS, '-' for descending; rows without the figure last)."""
+    designs = list(designs)
+    snapshots: dict = {}
+    inputs, rows = [], []
+    for d in designs:
+        if d.owner_id not in snapshots:
+            snapshots[d.owner_id] = catalogue_snapshot(user=d.owner)
+        row = {"design": d, "id": d.id, "name": d.name, "updated_at": d.updated_at, "error": None}
+        try:
+            inputs.append((row, design_resolve(spec=d.spec, prices=d.prices or None, user=d.owner, snapshot=snapshots[d.owner_id])))
+        except SpecError:
+            row["error"] = "a part it names has changed since it was saved: open it to fix it"
+        rows.append(row)
+    evaluations = engine.evaluate_many([i for _, i in inputs]) if inputs else []
+    ref, errors = None, []
+    if reference:
+        try:
+            ref = design_reference_price(reference=reference, user=user)
+        except SpecError as exc:
+            errors += exc.errors["reference"]
+    for (row, _), ev in zip(inputs, evaluations, strict=True):
+        row.update(
+            usable_pib=ev.usable_pib,
+            read_gbps=ev.read_gbps,
+            write_gbps=ev.write_gbps,
+            price_total=ev.price["total"],
+            currency=ev.price["currency"],
+            rack_count=ev.rack_count,
+        )
+        rel = relative_to(price_total=ev.price["total"], currency=ev.price["currency"], reference=ref)
+        row["relative_price"] = rel["relative_price"] if rel else None
+    key = sort.lstrip("-")
+    if key not in DESIGN_TABLE_SORTS:
+        key, sort = "updated_at", "-updated_at"
+    descending = sort.startswith("-")
+    present = [r for r in rows if r.get(key) is not None]
+    missing = [r for r in rows if r.get(key) is None]
+    present.sort(key=lambda r: r[key].lower() if isinstance(r[key], str) else r[key], reverse=descending)
+    return {"rows": present + missing, "reference": ref, "errors": errors, "sort": sort}

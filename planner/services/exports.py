@@ -34,16 +34,10 @@ class ExportError(Exception):
 
 def _reference(reference: str, user) -> tuple[str, dict, dict | None] | None:
     """(name, spec, frozen prices) of a reference design: 'ex:<slug>' or a saved design id `user` may read."""
-    from .designs import designs_visible_to
-    from .examples import example_design
+    from .designs import design_reference
 
-    if reference.startswith("ex:"):
-        example = example_design(slug=reference[3:])
-        return (example["name"], example["spec"], None) if example else None
-    if reference.isdigit():
-        ref = designs_visible_to(user).filter(pk=int(reference)).first() if user is not None else None
-        return (ref.name, ref.spec, ref.prices or None) if ref else None
-    return None
+    ref = design_reference(reference=reference, user=user)
+    return ref[:3] if ref else None
 
 
 def export_request(*, design: Design, fmt: str, user=None, reference: str = "") -> tuple[ExportJob, bool]:

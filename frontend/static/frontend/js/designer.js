@@ -356,6 +356,7 @@
     for (const id of ["usable-pib", "usable-tib", "raw-tb", "read-gbps", "write-gbps", "read-limit", "write-limit", "price-total",
       "price-per-pib", "price-per-gbps", "rack-count", "units-used", "power", "weight", "degraded"]) $(id).textContent = "–";
     $("warnings").innerHTML = "";
+    $("relative-line").hidden = true;
     $("elevations").innerHTML = "";
     if (window.Plotly) { Plotly.purge("stage-chart"); Plotly.purge("cost-chart"); }
     $("status").textContent = message;
@@ -373,7 +374,7 @@
     try {
       response = await fetch("/designer/evaluate/", {
         method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
-        body: JSON.stringify({ spec: spec, design: design ? design.id : null }),
+        body: JSON.stringify({ spec: spec, design: design ? design.id : null, reference: $("reference").value || null }),
       });
     } catch (err) {
       $("status").textContent = "The server cannot be reached; your edits are kept on this page.";
@@ -382,7 +383,7 @@
     if (mine !== requestNo) return; // a newer edit is on its way
     const body = await response.json().catch(() => ({}));
     if (!response.ok) {
-      showErrors(body.spec || {});
+      showErrors(body.spec || (body.reference ? { reference: body.reference } : {}));
       document.querySelector(".results").classList.add("stale");
       $("status").textContent = body.detail || "Fix the fields marked in red: the figures below are for the last valid design.";
       $("status").classList.add("error");
@@ -392,6 +393,16 @@
     $("status").classList.remove("error");
     showErrors({});
     showEvaluation(body.evaluation, body.svgs);
+    showRelative(body.relative);
+  }
+
+  // The price relative to the chosen reference: the ratio comes from the server (planner.engine.cost).
+  function showRelative(rel) {
+    $("relative-line").hidden = !rel;
+    if (!rel) return;
+    $("relative-price").textContent = rel.relative_price === null ? "–" : `${fmt(rel.relative_price, 2)}×`;
+    $("reference-name").textContent = `${rel.name} (${money(rel.price_total, rel.currency)})` +
+      (rel.currency_differs ? ", priced in another currency" : "");
   }
 
   function showEvaluation(ev, svgs) {
@@ -528,7 +539,7 @@
     }
     $("conflict").hidden = true;
     design = { id: data.id, version: data.version, name: data.name, is_owner: true, owner: data.owner };
-    history.replaceState(null, "", `/designer/?design=${data.id}`);
+    history.replaceState(null, "", `/designer/?design=${data.id}` + ($("reference").value ? `&ref=${encodeURIComponent($("reference").value)}` : ""));
     dirty = false;
     renderMeta();
     say(`Saved: version ${data.version}.`);
@@ -639,6 +650,18 @@
   }
   const params = new URLSearchParams(window.location.search);
   if (params.get("example")) $("start-example").value = params.get("example");
+  $("reference").value = initial.reference || "";
+  if ($("reference").value !== (initial.reference || "")) $("reference").value = "";
+  if ($("export-reference")) $("export-reference").value = $("reference").value;
+  $("reference").addEventListener("change", () => {
+    // not an edit of the design: the figures are asked for again with the new reference
+    const url = new URL(window.location.href);
+    if ($("reference").value) url.searchParams.set("ref", $("reference").value);
+    else url.searchParams.delete("ref");
+    history.replaceState(null, "", url.pathname + url.search);
+    if ($("export-reference")) $("export-reference").value = $("reference").value;
+    evaluateNow();
+  });
   renderForm();
   wireSaving();
   changed();
