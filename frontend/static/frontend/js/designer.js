@@ -138,6 +138,7 @@
     exp.value = entry.expansions === undefined || entry.expansions === null ? t.expansions : entry.expansions;
     exp.max = t.max_expansions;
     exp.disabled = t.max_expansions === 0;
+    if (exp.disabled) { exp.dataset.fixedOff = "1"; exp.dataset.title = `The ${t.name} takes no expansion enclosures`; }
     const adapters = more.querySelector(".adapters");
     adapters.value = entry.adapters_per_server || t.network_adapter_count;
     const ports = more.querySelector(".ports");
@@ -252,6 +253,7 @@
     const body = $("brick-lines");
     body.innerHTML = "";
     spec.bricks.forEach((entry, i) => body.appendChild(brickRow(entry, i)));
+    applyReadOnly();
   }
 
   function renderForm() {
@@ -405,7 +407,7 @@
       (rel.currency_differs ? ", priced in another currency" : "");
   }
 
-  function showEvaluation(ev, svgs) {
+  function showEvaluation(ev, svgs, rackRow) {
     const cur = ev.price.currency;
     $("status").textContent = `${ev.counts.bricks} bricks, ${ev.counts.servers} servers, ${ev.counts.disks} disks, ${ev.counts.osts} OSTs` +
       (ev.price.illustrative ? " · prices are illustrative" : "") +
@@ -473,24 +475,57 @@
   }
 
   // ---------------------------------------------------------------- saving
+  // A control that cannot act is disabled, says why in its tooltip (title) and is skipped by the keyboard.
+  function able(id, ok, why) {
+    const el = $(id);
+    if (!el) return;
+    el.disabled = !ok;
+    if (ok) { el.removeAttribute("title"); el.removeAttribute("aria-description"); }
+    else { el.title = why; el.setAttribute("aria-description", why); }
+    const label = el.closest("label");
+    if (label) label.classList.toggle("disabled", !ok);
+  }
+
+  // A reader of a design shared with them sees it read-only: every field of the design is disabled.
+  const ALWAYS_ON = new Set(["start-blank", "start-example", "reference"]);
+  function applyReadOnly() {
+    const readOnly = !!design && !design.is_owner;
+    const why = readOnly ? `Read-only: ${design.owner} shared this design with you. Save a copy to change it.` : "";
+    document.querySelector(".designer").classList.toggle("read-only", readOnly);
+    $("read-only-note").hidden = !readOnly;
+    $("read-only-note").textContent = why;
+    document.querySelectorAll(".compose input, .compose select, .compose button").forEach((el) => {
+      if (ALWAYS_ON.has(el.id) || el.closest("#save-panel")) return;
+      if (el.dataset.title === undefined) el.dataset.title = el.getAttribute("title") || ""; // its own tooltip, if any
+      el.disabled = readOnly || !!el.dataset.fixedOff;
+      const title = readOnly ? why : el.dataset.title;
+      if (title) el.title = title;
+      else el.removeAttribute("title");
+    });
+  }
+
   function renderMeta() {
+    applyReadOnly();
     const meta = $("design-meta");
     if (!meta) return;
+    const unsaved = "Save the design first: there is nothing saved yet to ";
     if (!design) {
       meta.textContent = "Not saved yet.";
-      $("delete").disabled = true;
-      $("copy").disabled = true;
-      $("share-apply").disabled = true;
-      $("export").disabled = true;
+      able("save", true);
+      able("copy", false, unsaved + "copy.");
+      able("delete", false, unsaved + "delete.");
+      for (const id of ["share-users", "share-link", "share-apply"]) able(id, false, unsaved + "share.");
+      for (const id of ["export-format", "export-reference", "export"]) able(id, false, unsaved + "export.");
       $("export-status").textContent = "Save the design to export it.";
       return;
     }
     meta.textContent = `Saved design #${design.id}, version ${design.version}` + (design.is_owner ? "" : ` (owned by ${design.owner}, shared with you read-only)`);
-    $("save").disabled = !design.is_owner;
-    $("delete").disabled = !design.is_owner;
-    $("share-apply").disabled = !design.is_owner;
-    $("copy").disabled = false;
-    $("export").disabled = false;
+    const owner = `Only ${design.owner}, who owns this design, can `;
+    able("save", design.is_owner, `${owner}save it. Save a copy to keep your own.`);
+    able("delete", design.is_owner, `${owner}delete it.`);
+    for (const id of ["share-users", "share-link", "share-apply"]) able(id, design.is_owner, `${owner}share it.`);
+    able("copy", true);
+    for (const id of ["export-format", "export-reference", "export"]) able(id, true);
     $("export-status").textContent = "";
     if (initial.share_page_url && design.is_owner) $("share-link").checked = true;
   }
