@@ -511,6 +511,20 @@ class RackItemSerializer(serializers.Serializer):
     group = serializers.CharField()
     power_w = serializers.FloatField()
     weight_kg = serializers.FloatField()
+    role = serializers.CharField(
+        help_text="oss, mds, mgs, management, raid_head, expansion, jbod, san_array, internal, switch, pdu, metadata"
+    )
+    pair = serializers.CharField(allow_null=True, help_text="HA pair tag shared by the partners' devices, e.g. 'HA 3'")
+    face = serializers.CharField(help_text="front (rack-mounted) or rear (0U PDUs, height 0)")
+
+
+class RackPduSerializer(serializers.Serializer):
+    item = serializers.CharField()
+    name = serializers.CharField()
+    count = serializers.IntegerField()
+    capacity_w_each = serializers.FloatField()
+    phases = serializers.IntegerField()
+    inlet = serializers.CharField()
 
 
 class RackOutSerializer(serializers.Serializer):
@@ -519,7 +533,10 @@ class RackOutSerializer(serializers.Serializer):
     units_total = serializers.IntegerField()
     units_used = serializers.IntegerField()
     power_w = serializers.FloatField()
+    heat_btu_per_h = serializers.FloatField(help_text="Heat given off, BTU/h (3.412 x W)")
     weight_kg = serializers.FloatField()
+    blanking_units = serializers.IntegerField(help_text="Free rack units closed by blanking panels")
+    pdu = RackPduSerializer(allow_null=True)
     power_budget_w = serializers.FloatField()
     max_load_kg = serializers.FloatField()
     items = RackItemSerializer(many=True)
@@ -543,6 +560,7 @@ class EvaluationSerializer(serializers.Serializer):
     racks = RackOutSerializer(many=True)
     units_used = serializers.IntegerField()
     power_w = serializers.FloatField()
+    heat_btu_per_h = serializers.FloatField(help_text="Heat the design gives off, BTU/h (3.412 x W)")
     weight_kg = serializers.FloatField()
     counts = serializers.DictField(child=serializers.IntegerField())
     warnings = serializers.ListField(child=serializers.CharField())

@@ -22,6 +22,7 @@ FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 
 # File name -> model, in dependency order.
 SIMPLE_KINDS: list[tuple[str, type]] = [
+    ("accessories.yaml", models.Accessory),
     ("disks.yaml", models.Disk),
     ("servers.yaml", models.Server),
     ("enclosures.yaml", models.Enclosure),
@@ -29,6 +30,13 @@ SIMPLE_KINDS: list[tuple[str, type]] = [
     ("switches.yaml", models.Switch),
     ("tuning.yaml", models.TuningProfile),
 ]
+
+ACCESSORY_KEYS = {
+    models.Adapter: ("cable",),
+    models.Enclosure: ("cable",),
+    models.Rack: ("pdu", "uplink_cable", "blanking_panel", "rail_kit"),
+}
+"""Fields naming an accessory by slug, per model."""
 
 BRICK_FOREIGN_KEYS = {
     "server": models.Server,
@@ -126,11 +134,16 @@ def load_catalogue(directory: Path = FIXTURES_DIR, *, update: bool = False) -> L
     report = LoadReport()
     for filename, model in SIMPLE_KINDS:
         for record in read_fixture(directory / filename):
+            record = dict(record)
+            for key in ACCESSORY_KEYS.get(model, ()):
+                record[key] = _resolve(models.Accessory, record.get(key), f"{model.__name__} {record.get('slug')}")
             _save(model, record, report, update, model.__name__)
 
     for record in read_fixture(directory / "racks.yaml"):
         record = dict(record)
         switches = record.pop("switches", [])
+        for key in ACCESSORY_KEYS[models.Rack]:
+            record[key] = _resolve(models.Accessory, record.get(key), f"rack {record.get('slug')}")
         rack, written = _save(models.Rack, record, report, update, "Rack")
         if written:
             rack.rack_switches.all().delete()
@@ -179,6 +192,7 @@ def load_catalogue(directory: Path = FIXTURES_DIR, *, update: bool = False) -> L
 
 
 PART_MODELS = {
+    "accessory": models.Accessory,
     "disk": models.Disk,
     "server": models.Server,
     "enclosure": models.Enclosure,

@@ -174,6 +174,14 @@ class Enclosure(CatalogueItem):
     )
     power_w = models.FloatField(validators=_positive(0), help_text="Power without drives (controllers, fans, supplies), W.")
     weight_kg = models.FloatField(validators=_positive(0), help_text="Weight without drives, kg.")
+    cable = models.ForeignKey(
+        "Accessory",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Cable per uplink port (expansions, SAN arrays).",
+    )
 
     def clean(self) -> None:
         super().clean()
@@ -208,6 +216,9 @@ class Adapter(CatalogueItem):
     pcie_lanes = models.PositiveSmallIntegerField(default=8)
     pcie_effective_gbps = models.FloatField(help_text="Payload the adapter's PCIe slot carries, GB/s.")
     power_w = models.FloatField(default=0)
+    cable = models.ForeignKey(
+        "Accessory", null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="Cable per port used."
+    )
 
     @property
     def link_gbps(self) -> float:
@@ -237,16 +248,64 @@ class Switch(CatalogueItem):
     weight_kg = models.FloatField(default=0)
 
 
-class Rack(CatalogueItem):
-    """A rack cabinet with its standard top-of-rack switches and its power budget."""
+class Accessory(CatalogueItem):
+    """What completes a rack: power distribution units, cables, rail kits and blanking panels.
 
-    SOURCED_FIELDS = ("units", "power_budget_w", "max_load_kg", "weight_kg")
+    A PDU's capacity is phases x volts x amps x derating (W); cables are per port (`cable_type`
+    says which ports: sas, infiniband, ethernet); a rail kit mounts one device; a blanking panel
+    closes one free rack unit."""
+
+    class Kind(models.TextChoices):
+        PDU = "pdu", "Power distribution unit"
+        CABLE = "cable", "Cable"
+        RAIL_KIT = "rail_kit", "Rail kit"
+        BLANKING_PANEL = "blanking_panel", "Blanking panel"
+
+    SOURCED_FIELDS = ("height_u", "power_w", "weight_kg", "pdu_phases", "pdu_volts", "pdu_amps", "pdu_derating", "length_m")
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    height_u = models.PositiveSmallIntegerField(default=0, help_text="Rack units it takes (0: mounted in the rear, or none).")
+    power_w = models.FloatField(default=0, validators=_positive(0), help_text="Its own power draw, W.")
+    weight_kg = models.FloatField(default=0, validators=_positive(0))
+    pdu_phases = models.PositiveSmallIntegerField(null=True, blank=True)
+    pdu_volts = models.FloatField(null=True, blank=True, help_text="Voltage per phase (line to neutral), V.")
+    pdu_amps = models.FloatField(null=True, blank=True, help_text="Current per phase, A.")
+    pdu_derating = models.FloatField(null=True, blank=True, help_text="Share of the rating usable continuously (0.8 in North America).")
+    pdu_inlet = models.CharField(max_length=80, blank=True, help_text="Inlet plug, e.g. IEC 60309 32 A 5-pin.")
+    cable_type = models.CharField(max_length=16, blank=True, help_text="sas, infiniband or ethernet.")
+    length_m = models.FloatField(null=True, blank=True)
+
+    @property
+    def pdu_capacity_w(self) -> float | None:
+        """Continuous power a PDU delivers: phases x volts x amps x derating, W."""
+        if self.kind != self.Kind.PDU or not (self.pdu_phases and self.pdu_volts and self.pdu_amps):
+            return None
+        return self.pdu_phases * self.pdu_volts * self.pdu_amps * (self.pdu_derating or 1.0)
+
+
+class Rack(CatalogueItem):
+    """A rack cabinet with its standard top-of-rack switches, its PDUs and uplinks, and its power budget."""
+
+    SOURCED_FIELDS = ("units", "power_budget_w", "max_load_kg", "weight_kg", "pdus", "uplinks")
 
     units = models.PositiveSmallIntegerField(validators=_positive(1))
     power_budget_w = models.FloatField(validators=_positive(1), help_text="Power the rack's feeds deliver, W.")
     max_load_kg = models.FloatField(validators=_positive(1), help_text="Static load rating, kg.")
-    weight_kg = models.FloatField(default=0, help_text="Empty cabinet with PDUs, kg.")
+    weight_kg = models.FloatField(default=0, help_text="Empty cabinet with doors and panels, without its PDUs, kg.")
     switches = models.ManyToManyField(Switch, through="RackSwitch", blank=True)
+    pdu = models.ForeignKey(Accessory, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text="PDU model.")
+    pdus = models.PositiveSmallIntegerField(default=0, help_text="PDUs per rack (2: A and B feeds).")
+    uplink_cable = models.ForeignKey(Accessory, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    uplinks = models.PositiveSmallIntegerField(default=0, help_text="Cables from the top-of-rack switches to the core, per rack.")
+    blanking_panel = models.ForeignKey(Accessory, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    rail_kit = models.ForeignKey(
+        Accessory,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text="Rail kit for each rack-mounted server or enclosure.",
+    )
 
 
 class RackSwitch(models.Model):
@@ -442,6 +501,7 @@ class PriceItem(models.Model):
         ADAPTER = "adapter", "Adapter"
         SWITCH = "switch", "Switch"
         RACK = "rack", "Rack"
+        ACCESSORY = "accessory", "Accessory (PDU, cable, rails, blanking panel)"
         SERVICE = "service", "Software/support per server-year"
 
     price_list = models.ForeignKey(PriceList, on_delete=models.CASCADE, related_name="items")

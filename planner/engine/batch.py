@@ -77,7 +77,7 @@ GROUP_FIELDS = (
     "standby_height",
 )
 PART_FIELDS = ("per_brick", "per_standby", "price", "power", "weight")
-DPART_FIELDS = ("fixed", "per_rack", "price", "power", "weight", "server")
+DPART_FIELDS = ("fixed", "per_rack", "per_free_unit", "price", "power", "weight", "server")
 DESIGN_FIELDS = (
     "request_kib",
     "client_nodes",
@@ -159,14 +159,15 @@ class BatchInput:
             line_keys, unpriced = [], []
             for j, brick in enumerate(d.bricks):
                 _fill_group(groups, i, j, brick, d)
-                line_keys.append(_fill_parts(parts, i, j, brick, d.prices, unpriced))
+                line_keys.append(_fill_parts(parts, i, j, brick, d, unpriced))
             dkeys = []
-            for k, (kind, part, fixed, per_rack, is_server) in enumerate(design_parts[i]):
+            for k, (kind, part, fixed, per_rack, per_free, is_server) in enumerate(design_parts[i]):
                 price = d.prices.price(kind, part.slug)
                 if price is None:
                     unpriced.append((kind, part.slug))
                 dparts["fixed"][i, k] = fixed
                 dparts["per_rack"][i, k] = per_rack
+                dparts["per_free_unit"][i, k] = per_free
                 dparts["price"][i, k] = price or 0.0
                 dparts["power"][i, k] = part.power_w
                 dparts["weight"][i, k] = part.weight_kg
@@ -229,20 +230,60 @@ def _fill_group(groups: dict, i: int, j: int, b, d: DesignInput) -> None:
     row("standby_height", b.server.height_u)
 
 
-def _fill_parts(parts: dict, i: int, j: int, b, prices, unpriced: list) -> list:
-    """Per-part quantities and unit figures of one brick line; returns the parts' (kind, slug, name)."""
+def brick_part_counts(b, rail_kit) -> tuple[tuple, tuple, tuple]:
+    """One brick's parts as (catalogue parts, per brick, per standby server), in the order of PARTS.
+
+    Cables: each storage port used per server (HBA to head or SAN), each network port used (to the
+    top-of-rack switch), each expansion enclosure's uplink ports, each SAN array's ports (to the SAN
+    switches); one rail kit per rack-mounted server or enclosure (not for a server's own bays)."""
     spb = b.servers_per_brick
-    expansion = b.expansion if b.expansion is not None else None
-    catalogue = (b.server, b.hba, b.network, b.head, expansion, b.disk)
-    per_brick = (spb, spb * b.hba_count if b.hba else 0, spb * b.network_count, 1, b.expansions if expansion else 0, b.disks)
-    per_standby = (1, b.hba_count if b.hba else 0, b.network_count, 0, 0, 0)
+    hba_cable = b.hba.cable if b.hba else None
+    net_cable = b.network.cable
+    exp = b.expansion
+    san = b.head.is_san
+    exp_cable = exp.cable if exp is not None and not san else None
+    array_cable = b.head.cable if san else None
+    enclosures_mounted = (1 if b.head.height_u > 0 else 0) + (b.expansions if exp is not None else 0)
+    catalogue = (b.server, b.hba, b.network, b.head, exp, b.disk, hba_cable, net_cable, exp_cable, array_cable, rail_kit)
+    per_brick = (
+        spb,
+        spb * b.hba_count if b.hba else 0,
+        spb * b.network_count,
+        1,
+        b.expansions if exp is not None else 0,
+        b.disks,
+        spb * b.storage_ports if hba_cable else 0,
+        spb * b.network_count * b.network.ports if net_cable else 0,
+        b.expansions * exp.uplink_ports if exp_cable else 0,
+        b.enclosures * b.head.uplink_ports if array_cable else 0,
+        spb + enclosures_mounted if rail_kit else 0,
+    )
+    per_standby = (
+        1,
+        b.hba_count if b.hba else 0,
+        b.network_count,
+        0,
+        0,
+        0,
+        b.storage_ports if hba_cable else 0,
+        b.network_count * b.network.ports if net_cable else 0,
+        0,
+        0,
+        1 if rail_kit else 0,
+    )
+    return catalogue, per_brick, per_standby
+
+
+def _fill_parts(parts: dict, i: int, j: int, b, d: DesignInput, unpriced: list) -> list:
+    """Per-part quantities and unit figures of one brick line; returns the parts' (kind, slug, name)."""
+    catalogue, per_brick, per_standby = brick_part_counts(b, d.rack.rail_kit)
     keys = []
     for k, (kind, part) in enumerate(zip(PART_KINDS, catalogue, strict=True)):
-        if part is None:
+        if part is None or (per_brick[k] == 0 and per_standby[k] == 0):
             keys.append(None)
             continue
-        price = prices.price(kind, part.slug)
-        if price is None and per_brick[k] > 0:
+        price = d.prices.price(kind, part.slug)
+        if price is None:
             unpriced.append((kind, part.slug))
         parts["per_brick"][i, j, k] = per_brick[k]
         parts["per_standby"][i, j, k] = per_standby[k]
@@ -254,11 +295,22 @@ def _fill_parts(parts: dict, i: int, j: int, b, prices, unpriced: list) -> list:
 
 
 def _design_parts(d: DesignInput) -> list[tuple]:
-    """Design-level parts: (price kind, part, fixed quantity, quantity per rack, is a server)."""
-    out = [("rack", _rack_part(d.rack), 0, 1, False)]
-    out += [("switch", part, 0, count, False) for part, count in d.rack.switches]
+    """Design-level parts: (price kind, part, fixed quantity, per rack, per free rack unit, is a server)."""
+    rack = d.rack
+    out = [("rack", _rack_part(rack), 0, 1, 0, False)]
+    out += [("switch", part, 0, count, 0, False) for part, count in rack.switches]
+    if rack.pdu is not None and rack.pdus:
+        out.append(("accessory", rack.pdu.part, 0, rack.pdus, 0, False))
+    if rack.uplink_cable is not None and rack.uplinks:
+        out.append(("accessory", rack.uplink_cable, 0, rack.uplinks, 0, False))
+    if rack.blanking_panel is not None:
+        out.append(("accessory", rack.blanking_panel, 0, 0, 1.0 / max(rack.blanking_panel.height_u, 1), False))
     if d.metadata is not None and d.placement in ("in_rack", "separate_rack"):
-        out += [(line.kind, line.part, line.count, 0, line.kind == "server") for line in d.metadata.all_lines()]
+        lines = d.metadata.all_lines()
+        out += [(line.kind, line.part, line.count, 0, 0, line.kind == "server") for line in lines]
+        mounted = sum(line.count for line in lines if line.kind in ("server", "enclosure") and line.part.height_u > 0)
+        if rack.rail_kit is not None and mounted:
+            out.append(("accessory", rack.rail_kit, mounted, 0, 0, False))
     return out
 
 
@@ -350,6 +402,7 @@ class BatchResult:
     rack_count: np.ndarray
     racks_fit: np.ndarray
     units_used: np.ndarray
+    free_units: np.ndarray
 
     @property
     def bricks(self) -> np.ndarray:
@@ -422,10 +475,11 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
         separate_metadata=d["md_separate"],
     )
     racks = pack["racks"]
-    dpart_qty = dparts["fixed"] + racks[:, None] * dparts["per_rack"]
     md = d["md_counted"].astype(float)
     switch_units = d["rack_units"] - d["rack_usable_units"]
     units_used = np.sum(count * b["brick_height"] + standby * b["standby_height"], axis=1) + racks * switch_units + md * d["md_height"]
+    free_units = np.maximum(racks * d["rack_units"] - units_used, 0.0)
+    dpart_qty = dparts["fixed"] + racks[:, None] * dparts["per_rack"] + np.ceil(free_units[:, None] * dparts["per_free_unit"])
 
     # power, weight and price: every part once
     power = np.sum(part_qty * parts["power"], axis=(1, 2)) + np.sum(dpart_qty * dparts["power"], axis=1)
@@ -471,4 +525,5 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
         rack_count=racks,
         racks_fit=pack["fits"],
         units_used=units_used,
+        free_units=free_units,
     )

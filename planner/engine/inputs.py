@@ -42,10 +42,24 @@ SAN_KINDS = ("iscsi_array", "fc_array")
 SHARED_KINDS = ("raid_head", "jbod")
 """Storage cabled directly to an HA pair of servers: each server's ports are split between the two."""
 
-PARTS: tuple[str, ...] = ("server", "hba", "network", "head", "expansion", "disk")
+PARTS: tuple[str, ...] = (
+    "server",
+    "hba",
+    "network",
+    "head",
+    "expansion",
+    "disk",
+    "storage_cable",
+    "network_cable",
+    "expansion_cable",
+    "array_cable",
+    "rail_kit",
+)
 """Per-brick parts, the last axis of the batch's per-part arrays (design x line x part)."""
-PART_KINDS = ("server", "adapter", "adapter", "enclosure", "enclosure", "disk")
+PART_KINDS = ("server", "adapter", "adapter", "enclosure", "enclosure", "disk") + ("accessory",) * 5
 """Price-list kind of each entry of PARTS."""
+BTU_PER_H_PER_W = 3.412
+"""1 W of electrical power becomes 3.412 BTU/h of heat (1 BTU = 1055.06 J)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,8 @@ class AdapterParams:
     ports: int = 1
     port_gbps: float = 0.0
     """Payload of one port in GB/s (line code and protocol removed); 0: effective / ports."""
+    cable: PartParams | None = None
+    """The cable each port used takes (None: not counted)."""
 
     @property
     def per_port_gbps(self) -> float:
@@ -152,6 +168,8 @@ class EnclosureParams:
     drive_form_factor: str = "3.5"
     cache_merge: float = 0.0
     max_request_kib: int = 0
+    cable: PartParams | None = None
+    """The cable each uplink port takes (expansion links, SAN array ports)."""
 
     @property
     def is_san(self) -> bool:
@@ -281,8 +299,19 @@ class TuningParams:
 
 
 @dataclass(frozen=True)
+class PduParams:
+    """A power distribution unit: the part, its continuous capacity (W) and how it is fed."""
+
+    part: PartParams
+    capacity_w: float
+    phases: int
+    inlet: str
+
+
+@dataclass(frozen=True)
 class RackParams:
-    """A rack model with the switches it carries at the top."""
+    """A rack model with the switches it carries at the top, its PDUs, uplinks to the core, and the
+    rail kits and blanking panels that complete it."""
 
     slug: str
     name: str
@@ -291,6 +320,12 @@ class RackParams:
     max_load_kg: float
     weight_kg: float
     switches: tuple[tuple[PartParams, int], ...] = ()
+    pdu: PduParams | None = None
+    pdus: int = 0
+    uplink_cable: PartParams | None = None
+    uplinks: int = 0
+    blanking_panel: PartParams | None = None
+    rail_kit: PartParams | None = None
 
     @property
     def switch_units(self) -> int:

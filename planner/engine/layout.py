@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .inputs import DesignInput
+from .inputs import BTU_PER_H_PER_W, PARTS, DesignInput
 
 
 def pack_racks(*, heights, counts, weights, standby, standby_height, usable_units, first_rack_reserved, separate_metadata) -> dict:
@@ -76,6 +76,13 @@ class RackItem:
     group: str
     power_w: float
     weight_kg: float
+    role: str = "oss"
+    """What it is, for colours and legends: oss, mds, mgs, management, raid_head, expansion, jbod,
+    san_array, internal, switch, pdu, metadata."""
+    pair: str | None = None
+    """Shared by the devices of two bricks that form an HA pair (and a standby server), e.g. "HA 3"."""
+    face: str = "front"
+    """front for rack-mounted devices; rear for 0U PDUs at the back."""
 
     def as_dict(self) -> dict:
         return {
@@ -87,6 +94,9 @@ class RackItem:
             "group": self.group,
             "power_w": round(self.power_w, 1),
             "weight_kg": round(self.weight_kg, 1),
+            "role": self.role,
+            "pair": self.pair,
+            "face": self.face,
         }
 
 
@@ -99,6 +109,8 @@ class RackLayout:
     units_total: int
     items: list[RackItem] = field(default_factory=list)
     weight_empty_kg: float = 0.0
+    """The cabinet, its uplink cables and the blanking panels over its free units."""
+    blanking_units: int = 0
 
     @property
     def units_used(self) -> int:
@@ -119,48 +131,73 @@ class _Block:
 
     label: str
     group: str
-    devices: list[tuple[int, str, str, str, float, float]]  # (height, slug, kind, label, power, weight)
+    devices: list[tuple[int, str, str, str, float, float, str]]  # (height, slug, kind, label, power, weight, role)
+    pair: str | None = None
 
     @property
     def weight(self) -> float:
         return sum(dev[5] for dev in self.devices)
 
 
-def _unit(parts: dict, row: int, j: int, k: int, figure: str) -> float:
-    return float(parts[figure][row, j, k])
+def _unit(parts: dict, row: int, j: int, part: str, figure: str) -> float:
+    return float(parts[figure][row, j, PARTS.index(part)])
+
+
+def _count(parts: dict, row: int, j: int, part: str, per: str = "per_standby") -> float:
+    return float(parts[per][row, j, PARTS.index(part)])
+
+
+HEAD_ROLES = {"raid_head": "raid_head", "jbod": "jbod", "iscsi_array": "san_array", "fc_array": "san_array", "internal": "internal"}
 
 
 def _brick_devices(design: DesignInput, parts: dict, row: int, j: int) -> list[tuple]:
     """The devices of one brick of line j with their power and weight, from the batch's per-part
-    figures; labels hold `{n}` for the brick's number."""
+    figures (a device carries its rail kit, a server its adapters and their cables); labels hold
+    `{n}` for the brick's number. Tuples: (height, slug, kind, label, W, kg, role)."""
     group = design.bricks[j]
+    u = lambda part, figure: _unit(parts, row, j, part, figure)  # noqa: E731
     per_enclosure = group.raid.disks
-    disk_w = _unit(parts, row, j, 5, "power") * per_enclosure
-    disk_kg = _unit(parts, row, j, 5, "weight") * per_enclosure
-    adapters_w = (
-        _unit(parts, row, j, 1, "power") * parts["per_standby"][row, j, 1]
-        + _unit(parts, row, j, 2, "power") * parts["per_standby"][row, j, 2]
-    )
-    adapters_kg = (
-        _unit(parts, row, j, 1, "weight") * parts["per_standby"][row, j, 1]
-        + _unit(parts, row, j, 2, "weight") * parts["per_standby"][row, j, 2]
-    )
-    head_w, head_kg = _unit(parts, row, j, 3, "power") + disk_w, _unit(parts, row, j, 3, "weight") + disk_kg
+    rail_kg = u("rail_kit", "weight")
+    disk_w, disk_kg = u("disk", "power") * per_enclosure, u("disk", "weight") * per_enclosure
+    adapters = ("hba", "network", "storage_cable", "network_cable")
+    server_parts_w = sum(u(p, "power") * _count(parts, row, j, p) for p in adapters)
+    server_parts_kg = sum(u(p, "weight") * _count(parts, row, j, p) for p in adapters)
+    array_cable_kg = u("array_cable", "weight") * group.head.uplink_ports if group.head.is_san else 0.0
+    head_w, head_kg = u("head", "power") + disk_w, u("head", "weight") + disk_kg
     devices = []
     internal = group.head.height_u == 0  # the server's own bays: disks draw power inside the server
     if not internal:
-        devices.append((group.head.height_u, group.head.slug, "enclosure", f"{group.head.name} #{{n}}", head_w, head_kg))
+        devices.append(
+            (
+                group.head.height_u,
+                group.head.slug,
+                "enclosure",
+                f"{group.head.name} #{{n}}",
+                head_w,
+                head_kg + rail_kg + array_cable_kg,
+                HEAD_ROLES.get(group.head.kind, "raid_head"),
+            )
+        )
     if group.expansion is not None:
-        exp_w, exp_kg = _unit(parts, row, j, 4, "power") + disk_w, _unit(parts, row, j, 4, "weight") + disk_kg
-        kind = "enclosure" if group.head.is_san else "expansion"
+        exp_cable_kg = 0.0 if group.head.is_san else u("expansion_cable", "weight") * group.expansion.uplink_ports
+        exp_w = u("expansion", "power") + disk_w
+        exp_kg = u("expansion", "weight") + disk_kg + rail_kg + exp_cable_kg + array_cable_kg
+        kind, role = ("enclosure", "san_array") if group.head.is_san else ("expansion", "expansion")
         for e in range(group.expansions):
-            devices.append((group.expansion.height_u, group.expansion.slug, kind, f"{group.expansion.name} #{{n}}.{e + 1}", exp_w, exp_kg))
-    server_w = _unit(parts, row, j, 0, "power") + adapters_w + (head_w if internal else 0.0)
-    server_kg = _unit(parts, row, j, 0, "weight") + adapters_kg + (head_kg if internal else 0.0)
+            devices.append(
+                (group.expansion.height_u, group.expansion.slug, kind, f"{group.expansion.name} #{{n}}.{e + 1}", exp_w, exp_kg, role)
+            )
+    server_w = u("server", "power") + server_parts_w + (head_w if internal else 0.0)
+    server_kg = u("server", "weight") + server_parts_kg + rail_kg + (head_kg if internal else 0.0)
     for s in range(group.servers_per_brick):
         suffix = chr(97 + s) if group.servers_per_brick > 1 else ""
-        devices.append((group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{{n}}{suffix}", server_w, server_kg))
+        devices.append(
+            (group.server.height_u, group.server.slug, "server", f"{group.server.name} OSS #{{n}}{suffix}", server_w, server_kg, "oss")
+        )
     return devices
+
+
+METADATA_ROLES = {"mds": "mds", "mgs": "mgs", "management": "management"}
 
 
 def _metadata_block(design: DesignInput) -> _Block | None:
@@ -168,6 +205,8 @@ def _metadata_block(design: DesignInput) -> _Block | None:
         return None
     md = design.metadata
     lines = md.all_lines()
+    rail_kg = design.rack.rail_kit.weight_kg if design.rack.rail_kit is not None else 0.0
+    mounted = ("server", "enclosure", "switch")
     devices = [
         (
             line.part.height_u,
@@ -175,45 +214,57 @@ def _metadata_block(design: DesignInput) -> _Block | None:
             line.kind,
             f"{line.part.name} ({line.role})" + (f" {i + 1}" if line.count > 1 else ""),
             line.part.power_w,
-            line.part.weight_kg,
+            line.part.weight_kg + (rail_kg if line.kind in ("server", "enclosure") and line.part.height_u > 0 else 0.0),
+            METADATA_ROLES.get(line.role.lower(), "metadata") if line.kind == "server" else "metadata",
         )
         for line in lines
-        if line.kind in ("server", "enclosure", "switch")
+        if line.kind in mounted
         for i in range(line.count)
     ]
     # parts without height (disks, adapters) add their power and weight to the cell's first device
-    loose_w = sum(line.part.power_w * line.count for line in lines if line.kind not in ("server", "enclosure", "switch"))
-    loose_kg = sum(line.part.weight_kg * line.count for line in lines if line.kind not in ("server", "enclosure", "switch"))
+    loose_w = sum(line.part.power_w * line.count for line in lines if line.kind not in mounted)
+    loose_kg = sum(line.part.weight_kg * line.count for line in lines if line.kind not in mounted)
     if devices:
-        h, slug, kind, label, pw, kg = devices[0]
-        devices[0] = (h, slug, kind, label, pw + loose_w, kg + loose_kg)
+        h, slug, kind, label, pw, kg, role = devices[0]
+        devices[0] = (h, slug, kind, label, pw + loose_w, kg + loose_kg, role)
     return _Block(label=md.name, group="metadata", devices=devices)
 
 
 def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackLayout]:
-    """The detailed rack layout of design `row` of a batch: U positions, labels, power and weight,
-    following the packing the batch computed (`result.pack`)."""
+    """The detailed rack layout of design `row` of a batch: U positions, labels, roles, HA pairs,
+    power and weight, following the packing the batch computed (`result.pack`). Each rack also gets
+    its switches at the top, its PDUs (0U, at the rear), and the weight of its uplink cables and of
+    the blanking panels closing its free units."""
     rack = design.rack
     pack = result.pack
+    paired = design.failover == "paired"
     racks: list[list[_Block]] = [[]]
     metadata_block = _metadata_block(design)
     if metadata_block is not None and design.placement == "in_rack":
         racks[0].append(metadata_block)
-    numbers, counter = {}, 1
+    numbers, pairs, counter, pair_counter = {}, {}, 1, 1
     for j, group in enumerate(design.bricks):
-        numbers[j] = counter
+        numbers[j], pairs[j] = counter, pair_counter
         counter += group.count
+        pair_counter += (group.count + 1) // 2 if paired else 0
     parts = batch.parts
     for pos, j in enumerate(pack["order"][row].tolist()):
         if j >= len(design.bricks):
             continue
         group = design.bricks[j]
         devices = _brick_devices(design, parts, row, j)
+
+        def tag(k: int, j: int = j) -> str | None:
+            return f"HA {pairs[j] + k // 2}" if paired else None
+
         blocks = [
             _Block(
                 label=f"{group.name} #{numbers[j] + k}",
                 group=group.template,
-                devices=[(h, slug, kind, label.replace("{n}", str(numbers[j] + k)), w, kg) for h, slug, kind, label, w, kg in devices],
+                devices=[
+                    (h, slug, kind, label.replace("{n}", str(numbers[j] + k)), w, kg, role) for h, slug, kind, label, w, kg, role in devices
+                ],
+                pair=tag(k),
             )
             for k in range(group.count)
         ]
@@ -239,8 +290,10 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
                         f"{group.server.name} standby OSS ({group.name})",
                         server_w,
                         server_kg,
+                        "oss",
                     )
                 ],
+                pair=tag(group.count - 1),
             )
             if pack["standby_new"][row, pos]:
                 racks.append([])
@@ -248,14 +301,27 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
     if metadata_block is not None and design.placement == "separate_rack":
         racks.append([metadata_block])
 
+    uplink_kg = rack.uplink_cable.weight_kg * rack.uplinks if rack.uplink_cable is not None else 0.0
+    blank = rack.blanking_panel
     layouts = []
     for index, blocks in enumerate(racks, start=1):
-        layout = RackLayout(index=index, rack=rack.slug, units_total=rack.units, weight_empty_kg=rack.weight_kg)
+        layout = RackLayout(index=index, rack=rack.slug, units_total=rack.units, weight_empty_kg=rack.weight_kg + uplink_kg)
         u = 1
         for block in sorted(blocks, key=lambda b: -b.weight):
-            for height, slug, kind, label, power, weight in block.devices:
+            for height, slug, kind, label, power, weight, role in block.devices:
                 layout.items.append(
-                    RackItem(u=u, height=height, item=slug, kind=kind, label=label, group=block.group, power_w=power, weight_kg=weight)
+                    RackItem(
+                        u=u,
+                        height=height,
+                        item=slug,
+                        kind=kind,
+                        label=label,
+                        group=block.group,
+                        power_w=power,
+                        weight_kg=weight,
+                        role=role,
+                        pair=block.pair,
+                    )
                 )
                 u += height
         top = rack.units + 1
@@ -272,7 +338,34 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
                         group="switches",
                         power_w=part.power_w,
                         weight_kg=part.weight_kg,
+                        role="switch",
                     )
                 )
+        if rack.pdu is not None:
+            for k in range(rack.pdus):
+                pdu = rack.pdu.part
+                feed = "AB"[k] if rack.pdus == 2 else str(k + 1)
+                layout.items.append(
+                    RackItem(
+                        u=0,
+                        height=0,
+                        item=pdu.slug,
+                        kind="pdu",
+                        label=f"{pdu.name} (feed {feed})",
+                        group="power",
+                        power_w=pdu.power_w,
+                        weight_kg=pdu.weight_kg,
+                        role="pdu",
+                        face="rear",
+                    )
+                )
+        if blank is not None:
+            layout.blanking_units = max(layout.units_total - layout.units_used, 0)
+            layout.weight_empty_kg += -(-layout.blanking_units // max(blank.height_u, 1)) * blank.weight_kg
         layouts.append(layout)
     return layouts
+
+
+def heat_btu_per_h(power_w: float) -> float:
+    """Heat a rack gives off, BTU/h, from the power it draws (W)."""
+    return power_w * BTU_PER_H_PER_W

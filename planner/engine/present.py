@@ -7,7 +7,7 @@ from __future__ import annotations
 from .capacity import mdt_figures
 from .cost import bill_of_materials
 from .inputs import STAGES, DesignInput
-from .layout import rack_layouts
+from .layout import heat_btu_per_h, rack_layouts
 from .results import Evaluation
 from .units import PIB, TB, TIB
 
@@ -94,10 +94,24 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
                 "units_total": layout.units_total,
                 "units_used": layout.units_used,
                 "power_w": round(layout.power_w, 1),
+                "heat_btu_per_h": round(heat_btu_per_h(layout.power_w)),
                 "weight_kg": round(layout.weight_kg, 1),
+                "blanking_units": layout.blanking_units,
+                "pdu": (
+                    {
+                        "item": design.rack.pdu.part.slug,
+                        "name": design.rack.pdu.part.name,
+                        "count": design.rack.pdus,
+                        "capacity_w_each": round(design.rack.pdu.capacity_w),
+                        "phases": design.rack.pdu.phases,
+                        "inlet": design.rack.pdu.inlet,
+                    }
+                    if design.rack.pdu is not None
+                    else None
+                ),
                 "power_budget_w": design.rack.power_budget_w,
                 "max_load_kg": design.rack.max_load_kg,
-                "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: it.u)],
+                "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: (it.face != "front", it.u))],
             }
         )
         if layout.units_used > layout.units_total:
@@ -106,6 +120,18 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
             warnings.append(
                 f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW, over the {design.rack.name} power budget of {design.rack.power_budget_w / 1000:.1f} kW."
             )
+        pdu = design.rack.pdu
+        if pdu is not None and design.rack.pdus:
+            if layout.power_w > pdu.capacity_w * design.rack.pdus:
+                warnings.append(
+                    f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW, more than its {design.rack.pdus} PDUs deliver "
+                    f"({design.rack.pdus} x {pdu.capacity_w / 1000:.1f} kW)."
+                )
+            elif design.rack.pdus >= 2 and layout.power_w > pdu.capacity_w * (design.rack.pdus - 1):
+                warnings.append(
+                    f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW: with one of its feeds down the other PDU "
+                    f"({pdu.capacity_w / 1000:.1f} kW) cannot carry it, so the rack loses its power redundancy."
+                )
         if layout.weight_kg > design.rack.max_load_kg:
             warnings.append(
                 f"Rack {layout.index} weighs {layout.weight_kg:.0f} kg, over the {design.rack.name} load rating of {design.rack.max_load_kg:.0f} kg."
@@ -261,6 +287,7 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         racks=racks_out,
         units_used=int(res.units_used[row]),
         power_w=float(res.power_w[row]),
+        heat_btu_per_h=heat_btu_per_h(float(res.power_w[row])),
         weight_kg=float(res.weight_kg[row]),
         counts={
             "bricks": int(sum(g.count for g in design.bricks)),

@@ -27,6 +27,7 @@ class Evaluation:
     power_w: float
     weight_kg: float
     counts: dict
+    heat_btu_per_h: float = 0.0
     warnings: list = field(default_factory=list)
     assumptions: list = field(default_factory=list)
     sources: dict = field(default_factory=dict)
@@ -49,6 +50,7 @@ class Evaluation:
             "racks": self.racks,
             "units_used": self.units_used,
             "power_w": round(self.power_w, 1),
+            "heat_btu_per_h": round(self.heat_btu_per_h),
             "weight_kg": round(self.weight_kg, 1),
             "counts": self.counts,
             "warnings": self.warnings,

@@ -29,6 +29,11 @@ def disk_params(d: cat.Disk) -> engine.DiskParams:
     )
 
 
+def accessory_params(a: cat.Accessory | None) -> engine.PartParams | None:
+    """An accessory (PDU, cable, rail kit, blanking panel) as a part, or None."""
+    return part_params(a, "accessory") if a is not None else None
+
+
 def adapter_params(a: cat.Adapter) -> engine.AdapterParams:
     port = a.port_gbps * a.encoding_efficiency * a.protocol_efficiency / 8.0
     return engine.AdapterParams(
@@ -39,6 +44,7 @@ def adapter_params(a: cat.Adapter) -> engine.AdapterParams:
         power_w=a.power_w,
         ports=a.ports,
         port_gbps=min(port, a.pcie_effective_gbps),
+        cable=accessory_params(a.cable),
     )
 
 
@@ -61,6 +67,7 @@ def enclosure_params(e: cat.Enclosure) -> engine.EnclosureParams:
         weight_kg=e.weight_kg,
         cache_merge=e.cache_merge or 0.0,
         max_request_kib=e.max_request_kib or 0,
+        cable=accessory_params(e.cable),
     )
 
 
@@ -120,12 +127,20 @@ def catalogue_snapshot(*, user=None) -> CatalogueSnapshot:
     return CatalogueSnapshot(
         disks={d.slug: d for d in cat.Disk.objects.all()},
         servers={s.slug: s for s in cat.Server.objects.all()},
-        enclosures={e.slug: e for e in cat.Enclosure.objects.all()},
-        adapters={a.slug: a for a in cat.Adapter.objects.all()},
+        enclosures={e.slug: e for e in cat.Enclosure.objects.select_related("cable")},
+        adapters={a.slug: a for a in cat.Adapter.objects.select_related("cable")},
         templates={
-            t.slug: t for t in visible_templates(user).select_related("server", "hba", "network_adapter", "head", "expansion", "disk")
+            t.slug: t
+            for t in visible_templates(user).select_related(
+                "server", "hba__cable", "network_adapter__cable", "head__cable", "expansion__cable", "disk"
+            )
         },
-        racks={r.slug: r for r in cat.Rack.objects.prefetch_related("rack_switches__switch")},
+        racks={
+            r.slug: r
+            for r in cat.Rack.objects.select_related("pdu", "uplink_cable", "blanking_panel", "rail_kit").prefetch_related(
+                "rack_switches__switch"
+            )
+        },
         tuning={t.slug: t for t in cat.TuningProfile.objects.all()},
         cells={c.slug: c for c in cat.MetadataCell.objects.select_related("mdt_enclosure", "mdt_disk").prefetch_related("items")},
     )

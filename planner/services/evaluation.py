@@ -14,6 +14,7 @@ from planner.spec import SpecError, normalise_spec, raid_parity, raid_parity_pro
 
 from .catalogue import (
     CatalogueSnapshot,
+    accessory_params,
     adapter_params,
     catalogue_snapshot,
     disk_params,
@@ -258,6 +259,11 @@ def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams
         _put(errors, ("rack",), _unknown("rack", slug, snap.choices("racks")))
         return None
     switches = tuple((part_params(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
+    pdu = None
+    if rack.pdu is not None and rack.pdu.pdu_capacity_w:
+        pdu = engine.inputs.PduParams(
+            part=accessory_params(rack.pdu), capacity_w=rack.pdu.pdu_capacity_w, phases=rack.pdu.pdu_phases or 1, inlet=rack.pdu.pdu_inlet
+        )
     return engine.RackParams(
         slug=rack.slug,
         name=rack.name,
@@ -266,6 +272,12 @@ def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams
         max_load_kg=rack.max_load_kg,
         weight_kg=rack.weight_kg,
         switches=switches,
+        pdu=pdu,
+        pdus=rack.pdus if pdu is not None else 0,
+        uplink_cable=accessory_params(rack.uplink_cable),
+        uplinks=rack.uplinks,
+        blanking_panel=accessory_params(rack.blanking_panel),
+        rail_kit=accessory_params(rack.rail_kit),
     )
 
 
