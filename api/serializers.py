@@ -135,6 +135,27 @@ class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
         )
 
 
+class AccessorySerializer(FullCleanMixin, serializers.ModelSerializer):
+    pdu_capacity_w = serializers.FloatField(read_only=True, allow_null=True, help_text="A PDU's continuous capacity, W.")
+
+    class Meta:
+        model = cat.Accessory
+        fields = COMMON + (
+            "kind",
+            "height_u",
+            "power_w",
+            "weight_kg",
+            "pdu_phases",
+            "pdu_volts",
+            "pdu_amps",
+            "pdu_derating",
+            "pdu_inlet",
+            "pdu_capacity_w",
+            "cable_type",
+            "length_m",
+        )
+
+
 class SwitchSerializer(FullCleanMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Switch
@@ -151,9 +172,34 @@ class RackSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSeri
     nested_fields = ("rack_switches",)
     nested = ("rack_switches", cat.RackSwitch, "rack")
 
+    pdu = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Accessory.objects.filter(kind="pdu"), required=False, allow_null=True
+    )
+    uplink_cable = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Accessory.objects.filter(kind="cable"), required=False, allow_null=True
+    )
+    blanking_panel = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Accessory.objects.filter(kind="blanking_panel"), required=False, allow_null=True
+    )
+    rail_kit = serializers.SlugRelatedField(
+        slug_field="slug", queryset=cat.Accessory.objects.filter(kind="rail_kit"), required=False, allow_null=True
+    )
+
     class Meta:
         model = cat.Rack
-        fields = COMMON + ("units", "power_budget_w", "max_load_kg", "weight_kg", "switches")
+        fields = COMMON + (
+            "units",
+            "power_budget_w",
+            "max_load_kg",
+            "weight_kg",
+            "switches",
+            "pdu",
+            "pdus",
+            "uplink_cable",
+            "uplinks",
+            "blanking_panel",
+            "rail_kit",
+        )
 
 
 class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):

@@ -26,6 +26,7 @@ CATALOGUE_FILTERS = {
     "enclosures": {"kind": cat.Enclosure.Kind.choices},
     "adapters": {"kind": cat.Adapter.Kind.choices},
     "switches": {"kind": cat.Switch.Kind.choices},
+    "accessories": {"kind": cat.Accessory.Kind.choices},
     "brick-templates": {"role": [(r, r) for r in ("performance", "capacity", "internal", "jbod", "iscsi")]},
 }
 
@@ -85,6 +86,7 @@ CATALOGUE_VIEWSETS = {
     "enclosures": _catalogue_viewset("enclosures", s.EnclosureSerializer, NAMED + ("kind",)),
     "adapters": _catalogue_viewset("adapters", s.AdapterSerializer, NAMED + ("kind",)),
     "switches": _catalogue_viewset("switches", s.SwitchSerializer, NAMED),
+    "accessories": _catalogue_viewset("accessories", s.AccessorySerializer, NAMED + ("kind",)),
     "racks": _catalogue_viewset("racks", s.RackSerializer, NAMED),
     "tuning-profiles": _catalogue_viewset("tuning-profiles", s.TuningProfileSerializer, ("slug", "name")),
     "brick-templates": _catalogue_viewset("brick-templates", s.BrickTemplateSerializer, ("slug", "name", "role", "description")),

@@ -25,6 +25,7 @@ def catalogue(request):
         "enclosures": selectors.catalogue_queryset("enclosures"),
         "adapters": selectors.catalogue_queryset("adapters"),
         "switches": selectors.catalogue_queryset("switches"),
+        "accessories": selectors.catalogue_queryset("accessories"),
         "racks": selectors.catalogue_queryset("racks"),
         "tuning_profiles": selectors.catalogue_queryset("tuning-profiles"),
         "metadata_cells": services.metadata_cell_summaries(),

@@ -12,6 +12,7 @@ CATALOGUE_KINDS = (
     "enclosures",
     "adapters",
     "switches",
+    "accessories",
     "racks",
     "tuning-profiles",
     "brick-templates",
@@ -32,8 +33,14 @@ def catalogue_queryset(kind: str) -> QuerySet:
         return models.Adapter.objects.order_by("kind", "slug")
     if kind == "switches":
         return models.Switch.objects.order_by("slug")
+    if kind == "accessories":
+        return models.Accessory.objects.order_by("kind", "slug")
     if kind == "racks":
-        return models.Rack.objects.prefetch_related("rack_switches__switch").order_by("units", "slug")
+        return (
+            models.Rack.objects.select_related("pdu", "uplink_cable", "blanking_panel", "rail_kit")
+            .prefetch_related("rack_switches__switch")
+            .order_by("units", "slug")
+        )
     if kind == "tuning-profiles":
         return models.TuningProfile.objects.order_by("slug")
     if kind == "brick-templates":

@@ -12,6 +12,7 @@ EXAMPLES = {
     "enclosures": ("md3460", "drive_slots", 60),
     "adapters": ("ib-fdr", "effective_gbps", 6.0),
     "switches": ("ib-sx6036", "ports", 36),
+    "accessories": ("pdu-3ph-32a", "pdu_capacity_w", 17664.0),
     "racks": ("rack-42u", "units", 42),
     "tuning-profiles": ("large-io", "request_kib", 1024),
     "brick-templates": ("md3460-capacity", "expansions", 2),
