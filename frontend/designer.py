@@ -406,6 +406,15 @@ def calibration_detail(request, calibration_id: int):
     return render(request, "frontend/calibration.html", context)
 
 
+def _link_rows(answer: dict) -> None:
+    """Each answer's spec as a designer link (results, frontier and the best reachable designs)."""
+    for row in answer["results"] + answer["frontier"] + answer.get("frontier_line", []):
+        row["link"] = spec_to_query(row["spec"])
+    for u in answer["unmet"]:
+        if u.get("design"):
+            u["design"]["link"] = spec_to_query(u["design"]["spec"])
+
+
 @require_GET
 def solve_page(request):
     """Design to target: a targets form, the ranked answers (open any in the designer) and the frontier chart."""
@@ -428,8 +437,7 @@ def solve_page(request):
             errors = {"job": ["no such search (it may have been cleaned up): run it again"]}
         elif job.status == SolveJob.Status.DONE:
             answer, job = job.result, None
-            for row in answer["results"] + answer["frontier"]:
-                row["link"] = spec_to_query(row["spec"])
+            _link_rows(answer)
         elif job.status == SolveJob.Status.FAILED:
             errors, job = {"search": [job.error]}, None
     elif q.get("run"):
@@ -466,8 +474,7 @@ def solve_page(request):
                     answer, job = services.solve_request(request=data.validated_data, user=request.user)
                     if job is not None:
                         return redirect(f"{request.path}?job={job.id}")
-                    for row in answer["results"] + answer["frontier"]:
-                        row["link"] = spec_to_query(row["spec"])
+                    _link_rows(answer)
                 except SpecError as exc:
                     errors = exc.errors
             else:

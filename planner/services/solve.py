@@ -3,6 +3,8 @@ vectorised solver, and describe the answers as DesignSpecs the designer can open
 
 from __future__ import annotations
 
+import dataclasses
+
 from hardware_catalog import models as cat
 from planner.engine import solver
 from planner.spec import SpecError, normalise_spec
@@ -52,11 +54,57 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
                     design = design_resolve(spec=spec, user=user, snapshot=snap)
                 except SpecError:
                     continue  # e.g. a 3.5 inch disk for 2.5 inch bays, or paired failover on internal bays: not an option
+                native = exp == template.expansions
+                same = next((i for i, o in enumerate(options) if _same_composition(o, design)), None)
+                if same is not None:
+                    # e.g. a capacity brick with 0 expansions is a performance brick: one option, named by the
+                    # template whose own composition it is
+                    if native and described[same]["expansions"] != snap.templates[described[same]["template"]].expansions:
+                        options[same] = design
+                        described[same] = _described(template, snap, disk, exp, spec)
+                    continue
                 options.append(design)
-                described.append({"template": template.slug, "template_name": template.name, "disk": disk, "expansions": exp, "spec": spec})
+                described.append(_described(template, snap, disk, exp, spec))
     if not options:
         raise SpecError({"templates": ["no brick option fits these templates, disks and expansion counts"]})
     return options, described
+
+
+def _composition(design):
+    """A one-line design's brick as the engine sees it, without its names (and without an expansion model
+    when it has no expansions): two options with equal compositions are one design."""
+    g = design.bricks[0]
+    return dataclasses.replace(g, template="", name="", role="", expansion=g.expansion if g.expansions else None)
+
+
+def _same_composition(a, b) -> bool:
+    return dataclasses.replace(a, bricks=(), name="") == dataclasses.replace(b, bricks=(), name="") and _composition(a) == _composition(b)
+
+
+def _described(template, snap, disk: str, exp: int, spec: dict) -> dict:
+    label = template.name
+    if exp != template.expansions:  # not the template's own composition: say how it differs
+        label += f" with {exp} expansion{'s' if exp != 1 else ''}"
+    return {
+        "template": template.slug,
+        "template_name": label,
+        "disk": disk,
+        "disk_name": snap.disks[disk].name if disk in snap.disks else disk,
+        "expansions": exp,
+        "spec": spec,
+    }
+
+
+def _chart_line(rows: list[dict]) -> list[dict]:
+    """The frontier as the chart draws it, price against usable capacity: by price, each design that holds
+    more than every cheaper one (a selection, no figure computed). Its first point is the cheapest design
+    meeting the targets."""
+    line, best_usable = [], -1.0
+    for r in sorted(rows, key=lambda r: (r["price"], -r["usable_pib"])):
+        if r["usable_pib"] > best_usable + 1e-9:
+            line.append(r)
+            best_usable = r["usable_pib"]
+    return line
 
 
 def metadata_sizing(*, sizing: dict):
@@ -163,20 +211,27 @@ def design_solve(*, request: dict, user=None, progress=None) -> dict:
     def describe(c: solver.Candidate) -> dict:
         option = described[c.option]
         lines = [{**option["spec"]["bricks"][0], "count": c.count}]
-        name = f"{c.count} x {option['template_name']}, {option['disk']}"
-        template, disk = option["template"], option["disk"]
+        names = [{"template_name": option["template_name"], "disk_name": option["disk_name"]}]
+        name = f"{c.count} x {option['template_name']}, {option['disk_name']}"
+        template, disk, disk_name = option["template"], option["disk"], option["disk_name"]
         if c.option2 is not None:  # a mix of two brick lines
             other = described[c.option2]
             lines.append({**other["spec"]["bricks"][0], "count": c.count2})
-            name += f" + {c.count2} x {other['template_name']}, {other['disk']}"
+            names.append({"template_name": other["template_name"], "disk_name": other["disk_name"]})
+            name += f" + {c.count2} x {other['template_name']}, {other['disk_name']}"
             template = f"{template} + {other['template']}"
             disk = disk if disk == other["disk"] else f"{disk} + {other['disk']}"
+            disk_name = disk_name if disk_name == other["disk_name"] else f"{disk_name} + {other['disk_name']}"
         return {
+            "name": name,
             "template": template,
             "disk": disk,
+            "disk_name": disk_name,
             "expansions": option["expansions"],
             "count": c.count + c.count2,
-            "lines": [{k: line[k] for k in ("template", "count", "disk", "expansions")} for line in lines],
+            "lines": [
+                {**{k: line[k] for k in ("template", "count", "disk", "expansions")}, **n} for line, n in zip(lines, names, strict=True)
+            ],
             "usable_pib": round(c.usable_pib, 4),
             "read_gbps": round(c.read_gbps, 2),
             "write_gbps": round(c.write_gbps, 2),
@@ -188,30 +243,98 @@ def design_solve(*, request: dict, user=None, progress=None) -> dict:
             "spec": {**option["spec"], "bricks": lines, "name": name},
         }
 
-    names = {
-        "usable_pib": "usable capacity (PiB)",
-        "read_gbps": "read throughput (GB/s)",
-        "write_gbps": "write throughput (GB/s)",
-        "budget": "budget",
-        "max_racks": "rack count",
-        "combination": "all the targets together",
-    }
-    unmet = []
-    for u in result.unmet:
-        if u["constraint"] == "combination":
-            text = "Each target can be met on its own, but no single design meets them all within the budget and rack limit."
-        elif u["constraint"] in ("budget", "max_racks"):
-            what = "the cheapest candidate costs" if u["constraint"] == "budget" else "the smallest candidate needs"
-            text = f"The {names[u['constraint']]} of {u['target']:,.0f} cannot be met: {what} {u['best_reachable']:,.0f}."
-        else:
-            text = f"The {names[u['constraint']]} target of {u['target']} cannot be met: at most {u['best_reachable']:.2f} with up to {max_bricks} bricks of the allowed options."
-        unmet.append({**u, "message": text})
+    unmet = _explain_unmet(result, targets, options, described, max_bricks, pairs, pair_max, describe) if not result.feasible else []
+    frontier = [describe(c) for c in result.frontier]
     return {
         "targets": {k: v for k, v in vars(targets).items()},
         "candidates_evaluated": result.candidates_evaluated,
         "feasible": result.feasible,
         "results": [describe(c) for c in result.ranked],
-        "frontier": [describe(c) for c in result.frontier],
+        "frontier": frontier,
+        "frontier_line": _chart_line(frontier),
         "unmet": unmet,
         "metadata_sizing": sized.as_dict() if sized else None,
     }
+
+
+TARGET_WORDS = {
+    "usable_pib": ("usable capacity", "PiB", "at least"),
+    "read_gbps": ("read throughput", "GB/s", "at least"),
+    "write_gbps": ("write throughput", "GB/s", "at least"),
+    "budget": ("budget", "USD", "at most"),
+    "max_racks": ("rack count", "racks", "at most"),
+}
+_BEST = {  # the best reachable on each axis: the most capacity or throughput, the lowest price, the fewest racks
+    "usable_pib": lambda c: -c.usable_pib,
+    "read_gbps": lambda c: -c.read_gbps,
+    "write_gbps": lambda c: -c.write_gbps,
+    "budget": lambda c: c.price,
+    "max_racks": lambda c: (c.rack_count, c.price),
+}
+
+
+def _figure(name: str, value) -> str:
+    unit = TARGET_WORDS[name][1]
+    if name == "budget":
+        return f"{value:,.0f} {unit}"
+    if name == "max_racks":
+        return f"{int(value)} {'rack' if int(value) == 1 else 'racks'}"
+    return f"{value:,.2f} {unit}" if name == "usable_pib" else f"{value:,.1f} {unit}"
+
+
+def _within(name: str, value) -> str:
+    """A target as a condition: 'within 2 racks', 'within a budget of 100,000 USD', 'with at least 1.00 PiB usable'."""
+    if name == "max_racks":
+        return f"within {_figure(name, value)}"
+    if name == "budget":
+        return f"within a budget of {_figure(name, value)}"
+    return f"with at least {_figure(name, value)} {'usable' if name == 'usable_pib' else name[:-5]}"
+
+
+def _explain_unmet(result, targets, options, described, max_bricks, pairs, pair_max, describe) -> list[dict]:
+    """Nothing meets every target: for each target, the best design meeting all the others (the target
+    relaxed), so the page names the constraint that cannot be met and the best reachable on each axis."""
+    given = {k: v for k, v in vars(targets).items() if v is not None}
+    reached = {u["constraint"]: u["best_reachable"] for u in result.unmet}
+    unmet = []
+    for name, target in given.items():
+        relaxed = solver.solve(
+            options, dataclasses.replace(targets, **{name: None}), max_count=max_bricks, limit=500, pairs=pairs, pair_max_count=pair_max
+        )
+        candidates = relaxed.ranked + relaxed.frontier
+        what, _, bound = TARGET_WORDS[name]
+        if not candidates:
+            continue  # the others cannot be met either (their own entries say why)
+        best = min(candidates, key=_BEST[name])
+        row = describe(best)
+        value = {
+            "usable_pib": row["usable_pib"],
+            "read_gbps": row["read_gbps"],
+            "write_gbps": row["write_gbps"],
+            "budget": row["price"],
+            "max_racks": row["rack_count"],
+        }[name]
+        within = " and ".join(_within(k, given[k]) for k in given if k != name).replace(" and with ", " and ")
+        scope = within or f"with up to {max_bricks} bricks of the allowed options"
+        text = (
+            f"The {what} target ({bound} {_figure(name, target)}) cannot be met {scope}: "
+            f"the best reachable is {_figure(name, value)}, {row['name']}."
+        )
+        unmet.append(
+            {"constraint": name, "target": target, "best_reachable": value, "message": text, "design": row, "alone": name in reached}
+        )
+    # a target no candidate reaches even alone first; then those that only clash with the others
+    unmet.sort(key=lambda u: not u["alone"])
+    if not unmet:
+        unmet.append(
+            {
+                "constraint": "combination",
+                "target": None,
+                "best_reachable": None,
+                "message": "No design meets these targets together, and none meets any of them with the others relaxed: "
+                "allow more bricks, templates or disks.",
+                "design": None,
+                "alone": False,
+            }
+        )
+    return unmet

@@ -47,9 +47,9 @@ def test_36_gbps_and_1_3_pib_without_metadata_is_study_rack_d(api):
 @pytest.mark.parametrize(
     "targets, constraint, fragment",
     [
-        ({"usable_pib": 1.0, "read_gbps": 9, "budget": 100000}, "budget", "The budget of 100,000 cannot be met"),
-        ({"read_gbps": 5000}, "read_gbps", "read throughput (GB/s) target of 5000"),
-        ({"usable_pib": 1.0, "max_racks": 1, "read_gbps": 400}, "read_gbps", "at most"),
+        ({"usable_pib": 1.0, "read_gbps": 9, "budget": 100000}, "budget", "The budget target (at most 100,000 USD) cannot be met"),
+        ({"read_gbps": 5000}, "read_gbps", "read throughput target (at least 5,000.0 GB/s) cannot be met with up to 60 bricks"),
+        ({"usable_pib": 1.0, "max_racks": 1, "read_gbps": 400}, "read_gbps", "with at least 1.00 PiB usable and within 1 rack"),
     ],
 )
 def test_impossible_targets_say_which_constraint_cannot_be_met(api, targets, constraint, fragment):
@@ -58,9 +58,46 @@ def test_impossible_targets_say_which_constraint_cannot_be_met(api, targets, con
     assert any(u["constraint"] == constraint and fragment in u["message"] for u in body["unmet"]), body["unmet"]
 
 
-def test_targets_met_alone_but_not_together_are_explained(api):
+def test_targets_met_alone_but_not_together_name_the_constraint_and_the_best_reachable_design(api):
     body = api.post(URL, {**MD3460, "targets": {"usable_pib": 3.0, "read_gbps": 9, "max_racks": 1}}, format="json").json()
-    assert body["feasible"] == 0 and body["unmet"][0]["constraint"] == "combination"
+    assert body["feasible"] == 0
+    unmet = {u["constraint"]: u for u in body["unmet"]}
+    assert "combination" not in unmet and set(unmet) == {"usable_pib", "max_racks"}
+    capacity = unmet["usable_pib"]
+    assert capacity["message"].startswith(
+        "The usable capacity target (at least 3.00 PiB) cannot be met with at least 9.0 GB/s read and within 1 rack"
+    )
+    assert capacity["design"]["rack_count"] == 1 and capacity["design"]["usable_pib"] == capacity["best_reachable"] < 3.0
+    assert capacity["design"]["read_gbps"] >= 9 and "MD3460" in capacity["design"]["name"]  # names, not slugs
+    racks = unmet["max_racks"]
+    assert "cannot be met with at least 3.00 PiB usable" in racks["message"] and racks["best_reachable"] >= 2
+    assert racks["design"]["usable_pib"] >= 3.0 and racks["design"]["rack_count"] == racks["best_reachable"]
+    assert "each target can be met on its own" not in str(body["unmet"]).lower()
+
+
+def test_fifty_pib_in_two_racks_names_the_capacity_it_can_reach(api):
+    body = api.post(URL, {**MD3460, "targets": {"usable_pib": 50, "max_racks": 2}}, format="json").json()
+    unmet = {u["constraint"]: u for u in body["unmet"]}
+    assert unmet["usable_pib"]["message"].startswith(
+        "The usable capacity target (at least 50.00 PiB) cannot be met within 2 racks: the best reachable is"
+    )
+    assert unmet["usable_pib"]["design"]["rack_count"] <= 2
+
+
+def test_one_row_per_distinct_design_and_names_not_slugs(api):
+    """A capacity brick with 0 expansions is a performance brick: the options are deduplicated by what they resolve to."""
+    body = api.post(URL, {**MD3460, "expansions": [0, 1, 2], "targets": {"usable_pib": 1}, "limit": 500}, format="json").json()
+    assert body["candidates_evaluated"] == 3 * 200 + 2 * 30 * 30  # performance (0), capacity with 1 and with 2; two mixes
+    compositions = [tuple((line["template"], line["count"], line["expansions"]) for line in r["lines"]) for r in body["results"]]
+    assert len(compositions) == len(set(compositions))
+    assert not any(line["template"] == "md3460-capacity" and line["expansions"] == 0 for r in body["results"] for line in r["lines"])
+    names = [r["name"] for r in body["results"]]
+    assert len(names) == len(set(names))
+    assert any("MD3460 capacity brick with 1 expansion, 4 TB" in n for n in names) and not any("nl-sas-4tb" in n for n in names)
+    line = body["frontier_line"]
+    assert line[0]["price"] == body["results"][0]["price"]  # starts at the cheapest design meeting the targets
+    assert [r["price"] for r in line] == sorted(r["price"] for r in line)
+    assert [r["usable_pib"] for r in line] == sorted(r["usable_pib"] for r in line) and len(line) > 2
 
 
 def test_demand_helper_turns_workload_and_growth_into_targets(api):
@@ -104,6 +141,9 @@ def test_pareto_mask_keeps_only_undominated_points():
 def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
     page = client.get("/solve/").content.decode()
     assert 'id="solve-form"' in page
+    for group in ("allowed-templates", "allowed-disks", "allowed-expansions"):  # the form in labelled groups
+        assert f'<fieldset id="{group}"><legend>' in page
+    assert "<legend>Brick templates</legend>" in page and "<legend>Disks</legend>" in page
     html = client.get(
         "/solve/",
         {
@@ -117,7 +157,11 @@ def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
         },
     ).content.decode()
     first = html[html.index("<tbody>") :].split("</tr>")[0]
-    assert "2 × md3460-capacity" in first and "✓" in first and "/designer/?spec=" in first
+    assert "2 × MD3460 capacity brick" in first and "✓" in first and "/designer/?spec=" in first and "cheapest" in first
+    assert "md3460-capacity</td>" not in first and "nl-sas-4tb" not in first.split("href")[0].split("data-count")[1]  # names, not slugs
+    summary = html[html.index('id="solve-summary"') :].split("</p>")[0]
+    assert "usable ≥ 1.00 PiB" in summary and "read ≥ 9.0 GB/s" in summary and "write" not in summary  # no write target set
+    assert 'id="frontier-line"' in html
     link = first.split('href="')[1].split('"')[0].replace("&amp;", "&")
     designer = client.get(link).content.decode()
     assert '"template": "md3460-capacity", "count": 2' in designer
@@ -126,7 +170,12 @@ def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
     impossible = client.get(
         "/solve/", {"run": "1", "read_gbps": "5000", "templates": ["md3460-capacity"], "max_bricks": "20"}
     ).content.decode()
-    assert "cannot be met" in impossible
+    assert "cannot be met" in impossible and "Best reachable on this axis" in impossible
+    fifty = client.get(
+        "/solve/", {"run": "1", "usable_pib": "50", "max_racks": "2", "templates": ["md3460-capacity"], "max_bricks": "100"}
+    ).content.decode()
+    assert "The usable capacity target (at least 50.00 PiB) cannot be met within 2 racks" in fifty
+    assert "each target can be met on its own" not in fifty.lower()
 
 
 def test_designer_refuses_a_damaged_spec_link(client):
