@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from api.serializers import DesignSpecSerializer
 from hardware_catalog import models as cat
 from planner import services
-from planner.rendering.elevation import render_racks
+from planner.rendering.elevation import rack_row
 from planner.spec import SPEC_DEFAULTS, SpecError
 
 MAX_BODY = 256 * 1024
@@ -167,7 +167,10 @@ def _snapshot_with_design_templates(user, design):
 
 @require_POST
 def designer_evaluate(request):
-    """POST {"spec": {...}, "design": id?} -> {"evaluation": {...}, "svgs": [...]}, or 400 with field messages."""
+    """POST {"spec": {...}, "design": id?} -> {"evaluation": {...}, "svgs": [...], "rack_row": {...}}, or 400 with field messages.
+
+    `svgs` is the front view of each rack; `rack_row` adds the rear views, the summary strip of a
+    long row and the legend (planner.rendering.elevation.rack_row, less its `front`: that is `svgs`)."""
     if len(request.body) > MAX_BODY:
         return JsonResponse({"detail": "The design is too large to send."}, status=413)
     try:
@@ -199,7 +202,8 @@ def designer_evaluate(request):
         except SpecError as exc:
             return JsonResponse({"reference": exc.errors["reference"]}, status=400)
         relative = services.relative_to(price_total=data["price"]["total"], currency=data["price"]["currency"], reference=ref)
-    return JsonResponse({"evaluation": data, "svgs": render_racks(data["racks"]), "relative": relative})
+    row = rack_row(data["racks"])
+    return JsonResponse({"evaluation": data, "svgs": row.pop("front"), "rack_row": row, "relative": relative})
 
 
 @login_required
@@ -321,10 +325,12 @@ def shared(request, token: str):
             )
         except SpecError as exc:
             reference_error = " ".join(exc.errors["reference"])
+    rack_row_data = rack_row(evaluation["racks"])
     context = {
         "design": design,
         "ev": evaluation,
-        "svgs": render_racks(evaluation["racks"]),
+        "svgs": rack_row_data["front"],
+        "rack_row": rack_row_data,
         "token": token,
         "references": reference_choices(request.user),
         "reference_token": reference,

@@ -21,7 +21,7 @@ from hardware_catalog import models as cat
 from planner.engine.cost import relative_price as relative_price_of
 from planner.models import Design, ExportJob
 from planner.rendering import sheet
-from planner.rendering.elevation import render_racks
+from planner.rendering.elevation import sheet_rack_lines
 
 from .designs import design_evaluation
 
@@ -145,7 +145,10 @@ def export_fail(*, job_id: int, reason: str) -> None:
 
 def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list, progress) -> bytes:
     tuning = cat.TuningProfile.objects.filter(slug=design.spec.get("tuning")).first()
-    svgs = render_racks(evaluation["racks"])
+    drawn = sheet_rack_lines(evaluation["racks"])
+    rack_lines = [
+        {"title": line["title"], "drawings": [(sheet.svg_data_uri(svg), alt) for svg, alt in line["drawings"]]} for line in drawn["lines"]
+    ]
     progress(45)
     chart = sheet.stage_chart_svg(evaluation)
     progress(60)
@@ -183,7 +186,10 @@ def _rack_sheet_pdf(job: ExportJob, design: Design, evaluation: dict, rows: list
         "capex": _money(evaluation["price"]["capex"]),
         "opex": _money(evaluation["price"]["opex"]),
         "power_kw": f"{evaluation['power_w'] / 1000:.1f}",
-        "rack_uris": [sheet.svg_data_uri(svg) for svg in svgs],
+        "rack_lines": rack_lines,
+        "rack_width_mm": drawn["width_mm"],
+        "rack_legend": drawn["legend"],
+        "rack_summary_uri": sheet.svg_data_uri(drawn["summary"]) if drawn["summary"] else "",
         "relative_price": relative_price,
         "reference_name": reference_name,
         "chart_uri": sheet.svg_data_uri(chart),

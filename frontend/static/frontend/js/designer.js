@@ -16,6 +16,7 @@
   let timer = null;
   let requestNo = 0;
   let dirty = false; // edits since the last save
+  const racks = new window.RackRow($("rack-panel")); // the rack row (racks.js)
 
   // ---------------------------------------------------------------- form <-> spec
   function fill(select, items, value) {
@@ -359,7 +360,7 @@
       "price-per-pib", "price-per-gbps", "rack-count", "units-used", "power", "weight", "degraded"]) $(id).textContent = "–";
     $("warnings").innerHTML = "";
     $("relative-line").hidden = true;
-    $("elevations").innerHTML = "";
+    racks.clear();
     if (window.Plotly) { Plotly.purge("stage-chart"); Plotly.purge("cost-chart"); }
     $("status").textContent = message;
   }
@@ -394,7 +395,7 @@
     document.querySelector(".results").classList.remove("stale");
     $("status").classList.remove("error");
     showErrors({});
-    showEvaluation(body.evaluation, body.svgs);
+    showEvaluation(body.evaluation, body.svgs, body.rack_row);
     showRelative(body.relative);
   }
 
@@ -434,7 +435,7 @@
       li.textContent = w;
       list.appendChild(li);
     }
-    $("elevations").innerHTML = svgs.join("");
+    racks.show(svgs, rackRow);
     drawStageChart(ev);
     drawCostChart(ev);
   }
