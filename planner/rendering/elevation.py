@@ -101,15 +101,18 @@ def short_label(item: dict, role: str) -> str:
     return short or label
 
 
-def pair_numbers(racks: list[dict]) -> dict[str, int]:
-    """HA pair id -> 1, 2, ... in the order the pairs appear along the row."""
-    numbers: dict[str, int] = {}
+def pair_numbers(racks: list[dict]) -> dict[str, str]:
+    """HA pair id -> its tag: the engine's own when it reads "HA <n>", else HA 1, HA 2, ... in the
+    order the pairs appear along the row."""
+    ids: list[str] = []
     for rack in racks:
         for item in sorted(rack.get("items", []), key=lambda it: it.get("u", 0)):
             pair = item.get("pair")
-            if pair not in (None, "") and str(pair) not in numbers:
-                numbers[str(pair)] = len(numbers) + 1
-    return numbers
+            if pair not in (None, "") and str(pair) not in ids:
+                ids.append(str(pair))
+    if all(re.fullmatch(r"HA \d{1,5}", pair) for pair in ids):
+        return {pair: pair for pair in ids}
+    return {pair: f"HA {k + 1}" for k, pair in enumerate(ids)}
 
 
 def _fmt(value: float, digits: int = 0) -> str:
@@ -129,7 +132,7 @@ class RackElevationSVG:
     FONT = 7.5  # device labels; what fits one unit
     CHAR_WIDTH = 0.58  # of the font size, for "does the label fit"
 
-    def __init__(self, rack: dict, *, view: str = "front", title: str | None = None, pairs: dict[str, int] | None = None):
+    def __init__(self, rack: dict, *, view: str = "front", title: str | None = None, pairs: dict[str, str] | None = None):
         if view not in ("front", "rear"):
             raise ValueError("view is 'front' or 'rear'")
         self.rack = rack
@@ -186,11 +189,11 @@ class RackElevationSVG:
     def draw_unit_numbers(self) -> None:
         """Tick marks for every unit (one path per rail) and numbers at U1 and every fifth unit (left rail)."""
         x0, x1 = self.MARGIN, self.MARGIN + self.RAIL_WIDTH + self.DEVICE_WIDTH
-        ticks = []
-        for u in range(1, self.units + 1):
-            y = self._y(u) + self.UNIT_HEIGHT
-            ticks.append(f"M{x0 + self.RAIL_WIDTH - 3} {y}h3M{x1} {y}h3")
-        self.parts.append(f'<path class="ticks" d="{"".join(ticks)}" stroke="#8d96a6" stroke-width="0.5"/>')
+        h, u = self.units * self.UNIT_HEIGHT, self.UNIT_HEIGHT
+        self.parts.append(  # a 3-wide vertical stroke dashed every unit: one tick per unit boundary
+            f'<path class="ticks" d="M{x0 + self.RAIL_WIDTH - 1.5} {self.top}v{h}M{x1 + 1.5} {self.top}v{h}" stroke="#8d96a6" '
+            f'stroke-width="3" stroke-dasharray="0.5 {u - 0.5}"/>'
+        )
         for u in [1, *range(5, self.units + 1, 5)]:
             y = self._y(u) + self.UNIT_HEIGHT * 0.75
             if self.view == "rear":  # clear of the PDU in the left channel
@@ -240,9 +243,9 @@ class RackElevationSVG:
             pair = item.get("pair")
             tag = ""
             if pair not in (None, "") and str(pair) in self.pairs:
-                tip += f"; HA pair {self.pairs[str(pair)]}"
+                tip += f"; HA pair {self.pairs[str(pair)].removeprefix('HA ')}"
                 if role in SERVER_ROLES or str(pair) not in self.paired_servers:
-                    tag = f"HA {self.pairs[str(pair)]}"
+                    tag = self.pairs[str(pair)]
             attrs = (
                 f'class="device" data-role="{escape(role)}" data-group="{escape(str(item.get("group", "")))}" '
                 f'data-item="{escape(str(item.get("item", "")))}" data-u="{item["u"]}"'

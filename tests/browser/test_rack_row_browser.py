@@ -77,3 +77,10 @@ def test_a_500_brick_design_page_stays_under_5000_px(page):
     page.click("#elevations g.rack-column >> nth=0")
     page.wait_for_selector("#rack-panel .rack-zoom:not([hidden]) svg.rack-elevation")
     screenshot(page, "rack-row-500-bricks")
+
+
+@pytest.mark.parametrize("width", [1280, 1920])
+def test_five_racks_fit_the_panel_at_other_widths(page, width):
+    _open(page, {"bricks": [{"template": "md3460-capacity", "count": 15, "disk": "nl-sas-4tb"}], "metadata": {"placement": "none"}}, width)
+    m = _overflow(page)
+    assert m["page"] <= 0 and m["rowInside"] and m["rowScroll"] <= 1, m

@@ -127,7 +127,7 @@ def test_ha_partners_carry_the_same_tag_and_pairs_are_numbered_along_the_row():
     ]
     first, second = (_root(svg) for svg in render_racks(racks))
     tags = [t.text for t in first.findall(".//s:text[@class='tag']", NS)]
-    assert tags == ["HA 1", "HA 1"]  # on both OSS servers, not on the heads
+    assert tags == ["HA 1", "HA 1"]  # on both OSS servers, not on the heads (ids that are not "HA <n>" are numbered)
     assert [t.text for t in second.findall(".//s:text[@class='tag']", NS)] == ["HA 2", "HA 2"]
     unpaired = _root(RackElevationSVG(_rack([_item(1, 1, "server", "OSS #1", pair=None)])).render())
     assert not unpaired.findall(".//s:text[@class='tag']", NS)
@@ -214,3 +214,9 @@ def test_the_sheet_pairs_front_and_rear_for_few_racks_and_fills_lines_for_many()
     assert many["lines"][0]["title"].startswith("Front") and many["lines"][3]["title"].startswith("Rear")
     assert 7 * many["width_mm"] + 6 * 3 <= 176 + 0.1
     assert many["summary"].startswith("<svg")
+
+
+def test_the_engines_own_ha_tags_are_kept():
+    rack = _rack([_item(1, 1, "server", "OSS #1", role="oss", pair="HA 12"), _item(2, 1, "server", "OSS #2", role="oss", pair="HA 12")])
+    root = _root(render_racks([rack])[0])
+    assert [t.text for t in root.findall(".//s:text[@class='tag']", NS)] == ["HA 12", "HA 12"]
