@@ -361,7 +361,7 @@
     $("warnings").innerHTML = "";
     $("relative-line").hidden = true;
     racks.clear();
-    if (window.Plotly) { Plotly.purge("stage-chart"); Plotly.purge("cost-chart"); }
+    if (window.Plotly) { $("stage-chart").querySelectorAll(".stage-line").forEach((d) => Plotly.purge(d)); $("stage-chart").innerHTML = ""; Plotly.purge("cost-chart"); }
     $("status").textContent = message;
   }
 
@@ -440,23 +440,61 @@
     drawCostChart(ev);
   }
 
-  function drawStageChart(ev) {
-    if (!window.Plotly) return;
-    const x = ev.stages.map((s) => (ev.bricks.length > 1 ? `${s.brick}<br>` : "") + (STAGE_LABELS[s.stage] || s.stage));
-    const bar = (op, colour) => ({
-      type: "bar", name: op === "read" ? "Read limit" : "Write limit", x: x,
-      y: ev.stages.map((s) => s[`${op}_gbps`]),
-      marker: { color: colour, line: { color: ev.stages.map((s) => (s.limiting[op] ? "#d62728" : colour)), width: ev.stages.map((s) => (s.limiting[op] ? 3 : 0)) } },
-      hovertemplate: "%{x}: %{y:.2f} GB/s<extra>" + op + "</extra>",
-    });
-    Plotly.react("stage-chart", [bar("read", "#4e79a7"), bar("write", "#f28e2b")], {
-      barmode: "group", margin: { t: 10, r: 10, b: 70, l: 55 }, height: 300,
-      yaxis: { title: { text: "GB/s per brick (before Lustre efficiency)" }, rangemode: "tozero" },
-      legend: { orientation: "h", y: 1.12 },
-      annotations: [{ text: "red outline: the limiting stage", showarrow: false, xref: "paper", yref: "paper", x: 1, y: 1.12, xanchor: "right", font: { size: 11, color: "#d62728" } }],
-    }, { displaylogo: false, responsive: true });
+  // The stage table per brick line: ev.stages lists each line's stages in order (a new line starts when
+  // the brick changes or the stages start again).
+  function stagesByLine(ev) {
+    const order = Object.keys(STAGE_LABELS);
+    const lines = [];
+    let last = null;
+    for (const s of ev.stages) {
+      const at = order.indexOf(s.stage);
+      if (!last || s.brick !== last.brick || at <= last.at) lines.push([]);
+      lines[lines.length - 1].push(s);
+      last = { brick: s.brick, at };
+    }
+    return lines;
   }
 
+  const STAGE_SHORT = {
+    disks: "Disks", expansion_link: "Expansion<br>link", raid_controller: "RAID<br>controllers", host_links: "Host<br>links",
+    server: "Server<br>(HBAs)", network: "Network<br>adapter", clients: "Clients",
+  };
+
+  // One chart per brick line: each stage's read and write limit per brick (before Lustre's efficiency),
+  // the limiting stage outlined and named, and what one brick delivers (after the efficiency) as a line.
+  function drawStageChart(ev) {
+    if (!window.Plotly) return;
+    const box = $("stage-chart");
+    for (const old of box.querySelectorAll(".stage-line")) Plotly.purge(old);
+    box.innerHTML = "";
+    stagesByLine(ev).forEach((stages, i) => {
+      const brick = ev.bricks[i] || {};
+      const div = document.createElement("div");
+      div.className = "stage-line";
+      div.id = `stage-chart-${i}`;
+      box.appendChild(div);
+      const x = stages.map((s) => STAGE_SHORT[s.stage] || s.stage);
+      const bar = (op, colour) => ({
+        type: "bar", name: `${op === "read" ? "Read" : "Write"} limit of the stage`, x, y: stages.map((s) => s[`${op}_gbps`]),
+        marker: { color: colour, line: { color: stages.map((s) => (s.limiting[op] ? "#d62728" : colour)), width: stages.map((s) => (s.limiting[op] ? 3 : 0)) } },
+        text: stages.map((s) => (s.limiting[op] ? "limit" : "")), textposition: "outside", textfont: { color: "#d62728", size: 11 }, cliponaxis: false,
+        hovertemplate: `%{x}: %{y:.2f} GB/s ${op} per brick<extra></extra>`,
+      });
+      const delivered = (op, colour, dash) => ({
+        type: "scatter", mode: "lines", name: `Delivered ${op} per brick (after Lustre efficiency)`, x, y: x.map(() => brick[`${op}_gbps_per_brick`]),
+        line: { color: colour, width: 2, dash }, hovertemplate: `delivered ${op}: %{y:.2f} GB/s per brick<extra></extra>`,
+      });
+      const title = `${brick.count} × ${brick.name || brick.template}: ${fmt(brick.read_gbps_per_brick, 2)} GB/s read, ${fmt(brick.write_gbps_per_brick, 2)} GB/s write per brick`;
+      Plotly.react(div, [bar("read", "#4e79a7"), bar("write", "#f28e2b"), delivered("read", "#1b3f6b", "solid"), delivered("write", "#a3520b", "dash")], {
+        barmode: "group", height: 270, margin: { t: 30, r: 10, b: 10, l: 55 }, showlegend: false,
+        title: { text: title, font: { size: 12 }, x: 0, xanchor: "left", y: 0.96 },
+        xaxis: { automargin: true, tickangle: 0, tickfont: { size: 11 } },
+        yaxis: { title: { text: "GB/s per brick" }, rangemode: "tozero", automargin: true },
+      }, { displaylogo: false, responsive: true });
+    });
+  }
+
+  // Where the money goes: kinds of part, largest first, each with its share of the total.
   function drawCostChart(ev) {
     if (!window.Plotly) return;
     const byKind = {};
@@ -465,13 +503,16 @@
       byKind[k] = (byKind[k] || 0) + line.total;
     }
     byKind.Energy = ev.price.opex;
-    const kinds = Object.keys(byKind);
+    const kinds = Object.keys(byKind).sort((a, b) => byKind[a] - byKind[b]); // Plotly draws the first at the bottom
+    const share = (k) => (ev.price.total > 0 ? (100 * byKind[k]) / ev.price.total : 0);
     Plotly.react("cost-chart", [{
       type: "bar", orientation: "h", y: kinds, x: kinds.map((k) => byKind[k]), marker: { color: "#59a14f" },
-      hovertemplate: "%{y}: %{x:,.0f} " + ev.price.currency + "<extra></extra>",
+      text: kinds.map((k) => `${fmt(share(k), 1)} %`), textposition: "outside", cliponaxis: false,
+      hovertemplate: "%{y}: %{x:,.0f} " + ev.price.currency + " (%{text})<extra></extra>",
     }], {
-      margin: { t: 10, r: 10, b: 45, l: 90 }, height: 280,
-      xaxis: { title: { text: `${ev.price.currency} over ${ev.price.years} years (capex + energy)` } },
+      margin: { t: 10, r: 50, b: 45, l: 90 }, height: 40 + 26 * kinds.length + 60,
+      xaxis: { title: { text: `${ev.price.currency} over ${ev.price.years} years (capex + energy)` }, tickformat: ",.0f", automargin: true },
+      yaxis: { automargin: true },
     }, { displaylogo: false, responsive: true });
   }
 
