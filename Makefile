@@ -6,7 +6,7 @@ PIP := $(VENV)/bin/pip
 PORT ?= 8000
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install migrate catalogue lint clean
+.PHONY: run test bench install migrate catalogue user lint clean
 
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required")'
@@ -22,6 +22,10 @@ migrate: install
 
 catalogue: migrate
 	DEBUG=$${DEBUG:-true} $(PY) manage.py load_catalogue
+
+# Create a sign-in (asks for a username and a password); works in a fresh shell, like `make run`.
+user: migrate
+	DEBUG=$${DEBUG:-true} $(PY) manage.py createsuperuser $(ARGS)
 
 run: catalogue
 	@echo "Serving on http://127.0.0.1:$(PORT)/"
