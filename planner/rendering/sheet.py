@@ -95,6 +95,8 @@ def bom_xlsx(rows: list[list], *, currency: str, totals: dict, title: str, notes
     from openpyxl.styles import Font
     from openpyxl.utils import get_column_letter
 
+    from planner.formatting import XLSX_MONEY, XLSX_NUMBER
+
     wb = Workbook()
     ws = wb.active
     ws.title = "Bill of materials"
@@ -105,8 +107,8 @@ def bom_xlsx(rows: list[list], *, currency: str, totals: dict, title: str, notes
         cell.font = Font(bold=True)
     for row in rows:
         ws.append([*row[:7], currency, round(row[8], 2)])
-        ws.cell(row=ws.max_row, column=7).number_format = "#,##0.00"
-        ws.cell(row=ws.max_row, column=9).number_format = "#,##0.00"
+        ws.cell(row=ws.max_row, column=7).number_format = XLSX_NUMBER  # unit price, with cents
+        ws.cell(row=ws.max_row, column=9).number_format = XLSX_MONEY  # extended: whole amounts
     ws.append([])
     ws.append(["Total capex (hardware and support)", None, None, None, None, None, None, currency, round(totals["capex"], 2)])
     capex_row = ws.max_row
@@ -114,7 +116,7 @@ def bom_xlsx(rows: list[list], *, currency: str, totals: dict, title: str, notes
     ws.append(["Total", None, None, None, None, None, None, currency, round(totals["total"], 2)])
     for r in range(capex_row, capex_row + 3):
         ws.cell(row=r, column=1).font = Font(bold=True)
-        ws.cell(row=r, column=9).number_format = "#,##0.00"
+        ws.cell(row=r, column=9).number_format = XLSX_MONEY
     for col, width in enumerate([10, 12, 34, 18, 40, 10, 14, 9, 16], start=1):
         ws.column_dimensions[get_column_letter(col)].width = width
     ws.freeze_panes = "A3"

@@ -94,7 +94,9 @@ def _parts(lines: list[dict]) -> dict:
 
 
 def _money(value: float) -> str:
-    return f"{value:,.0f}"
+    from planner.formatting import money
+
+    return money(value)
 
 
 def export_render(*, job_id: int) -> ExportJob:
