@@ -83,6 +83,7 @@ def _parts(lines: list[dict]) -> dict:
         "adapter": cat.Adapter,
         "switch": cat.Switch,
         "rack": cat.Rack,
+        "accessory": cat.Accessory,
     }
     parts = {}
     for kind, model in models.items():
