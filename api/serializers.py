@@ -529,6 +529,13 @@ class PriceLineSerializer(serializers.Serializer):
     total = serializers.FloatField()
 
 
+class PriceByKindSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    label = serializers.CharField()
+    total = serializers.FloatField()
+    share = serializers.FloatField()
+
+
 class PriceSerializer(serializers.Serializer):
     total = serializers.FloatField()
     currency = serializers.CharField()
@@ -546,6 +553,9 @@ class PriceSerializer(serializers.Serializer):
     per_usable_pib = serializers.FloatField(allow_null=True)
     per_read_gbps = serializers.FloatField(allow_null=True)
     lines = PriceLineSerializer(many=True)
+    by_kind = PriceByKindSerializer(
+        many=True, help_text="Totals per kind of part and energy, largest first, with each share of the total (0-1)."
+    )
 
 
 class RackItemSerializer(serializers.Serializer):

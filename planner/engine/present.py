@@ -139,6 +139,39 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
     return out
 
 
+KIND_LABELS = {
+    "disk": "Disks",
+    "server": "Servers",
+    "enclosure": "Enclosures",
+    "adapter": "Adapters",
+    "switch": "Switches",
+    "rack": "Racks",
+    "accessory": "Rack accessories",
+    "service": "Support",
+    "energy": "Energy",
+}
+
+
+def _price_by_kind(lines, energy: float, total: float) -> list[dict]:
+    """Where the money goes: the bill of materials' totals per kind of part, and the energy over
+    the years of service, largest first, each with its share of the design's total."""
+    sums: dict[str, float] = {}
+    for line in lines:
+        sums[line.kind] = sums.get(line.kind, 0.0) + line.total
+    sums["energy"] = energy
+    out = [
+        {
+            "kind": kind,
+            "label": KIND_LABELS.get(kind, kind),
+            "total": round(value, 2),
+            "share": round(value / total, 4) if total > 0 else 0.0,
+        }
+        for kind, value in sums.items()
+        if value > 0
+    ]
+    return sorted(out, key=lambda row: -row["total"])
+
+
 def _price(design: DesignInput, batch, res, row: int, warnings: list[str]) -> dict:
     lines = bill_of_materials(design, batch, res, row)
     for kind, slug in dict.fromkeys(batch.keys[row][2]):
@@ -160,6 +193,7 @@ def _price(design: DesignInput, batch, res, row: int, warnings: list[str]) -> di
         "pue": prices.pue,
         "lines": [line.as_dict() for line in lines],
     }
+    price["by_kind"] = _price_by_kind(lines, float(res.opex[row]), float(res.total[row]))
     usable = float(res.usable_bytes[row])
     read = float(res.read_gbps[row])
     price["per_usable_pib"] = round(price["total"] / (usable / PIB), 2) if usable > 0 else None

@@ -107,3 +107,15 @@ def test_a_rack_drawing_more_than_one_pdu_can_carry_loses_its_redundancy(api):
     assert 5888 < power < 11776
     assert any("loses its power redundancy" in w for w in body["warnings"])
     assert body["racks"][0]["pdu"]["capacity_w_each"] == 5888
+
+
+def test_where_the_money_goes_adds_up_to_the_total(api):
+    body = api.post(
+        URL, {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}, format="json"
+    ).json()
+    rows = body["price"]["by_kind"]
+    assert [r["total"] for r in rows] == sorted((r["total"] for r in rows), reverse=True)
+    assert sum(r["total"] for r in rows) == pytest.approx(body["price"]["total"], abs=1.0)
+    assert sum(r["share"] for r in rows) == pytest.approx(1.0, abs=0.001)
+    labels = {r["kind"]: r["label"] for r in rows}
+    assert labels["accessory"] == "Rack accessories" and labels["energy"] == "Energy"
