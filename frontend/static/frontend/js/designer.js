@@ -101,12 +101,8 @@
       `${errorSpan(`${p}.template`)}</td>` +
       `<td><label class="sr-only" for="b${index}-count">Count, line ${index + 1}</label><input id="b${index}-count" class="count" type="number" min="1" max="500">` +
       `${errorSpan(`${p}.count`)}</td>` +
-      `<td><label class="sr-only" for="b${index}-disk">Disk, line ${index + 1}</label><select id="b${index}-disk" class="disk"></select>` +
-      `${errorSpan(`${p}.disk`)}</td>` +
       `<td><label class="sr-only" for="b${index}-expansions">Expansions, line ${index + 1}</label><input id="b${index}-expansions" class="expansions" type="number" min="0" max="16">` +
       `${errorSpan(`${p}.expansions`)}</td>` +
-      `<td><label class="sr-only" for="b${index}-adapter">Network adapter, line ${index + 1}</label><select id="b${index}-adapter" class="adapter"></select>` +
-      `${errorSpan(`${p}.adapter`)}</td>` +
       `<td><button type="button" class="remove danger" aria-label="Remove brick line ${index + 1}" title="Remove this line">✕</button></td>`;
     const more = document.createElement("tr");
     more.className = "line-more";
@@ -116,7 +112,9 @@
       return `<option value="${l.slug}"${zfsOnController ? ' disabled title="ZFS needs disks the server sees directly (a JBOD)"' : ""}>${l.name}</option>`;
     }).join("");
     more.innerHTML =
-      `<td colspan="6"><div class="line-fields" role="group" aria-label="Adapters, storage ports and RAID layout, line ${index + 1}">` +
+      `<td colspan="4"><div class="line-fields" role="group" aria-label="Disk, network adapter, storage ports and RAID layout, line ${index + 1}">` +
+      `<span class="fld part"><label for="b${index}-disk">Disk</label><select id="b${index}-disk" class="disk"></select>${errorSpan(`${p}.disk`)}</span>` +
+      `<span class="fld part"><label for="b${index}-adapter">Network adapter</label><select id="b${index}-adapter" class="adapter"></select>${errorSpan(`${p}.adapter`)}</span>` +
       `<span class="fld"><label for="b${index}-adapters">Adapters / server</label><input id="b${index}-adapters" class="adapters" type="number" min="1" max="8">${errorSpan(`${p}.adapters_per_server`)}</span>` +
       `<span class="fld"><label for="b${index}-ports">Storage ports / server</label><input id="b${index}-ports" class="ports" type="number" min="1" max="16">${errorSpan(`${p}.storage_ports`)}</span>` +
       `<span class="fld raid"><label for="b${index}-raid-level">RAID: level, groups × data + parity, spares</label><span class="raid-inputs">` +
@@ -132,8 +130,8 @@
       (options.username ? `<span class="fld action"><button type="button" id="b${index}-save-template" class="secondary save-template">Save line as template</button></span>` : "") +
       `</div></td>`;
     fillTemplates(tr.querySelector(".template"), t.slug);
-    fill(tr.querySelector(".disk"), options.disks, entry.disk || t.disk);
-    fill(tr.querySelector(".adapter"), options.adapters, entry.adapter || t.adapter);
+    fill(more.querySelector(".disk"), options.disks, entry.disk || t.disk);
+    fill(more.querySelector(".adapter"), options.adapters, entry.adapter || t.adapter);
     tr.querySelector(".count").value = entry.count;
     const exp = tr.querySelector(".expansions");
     exp.value = entry.expansions === undefined || entry.expansions === null ? t.expansions : entry.expansions;
@@ -156,9 +154,9 @@
       changed();
     });
     tr.querySelector(".count").addEventListener("input", (e) => { spec.bricks[index].count = intOr(e.target.value); changed(); });
-    tr.querySelector(".disk").addEventListener("change", (e) => { spec.bricks[index].disk = e.target.value; changed(); });
+    more.querySelector(".disk").addEventListener("change", (e) => { spec.bricks[index].disk = e.target.value; changed(); });
     exp.addEventListener("input", (e) => { spec.bricks[index].expansions = intOr(e.target.value); changed(); });
-    tr.querySelector(".adapter").addEventListener("change", (e) => { spec.bricks[index].adapter = e.target.value; changed(); });
+    more.querySelector(".adapter").addEventListener("change", (e) => { spec.bricks[index].adapter = e.target.value; changed(); });
     tr.querySelector(".remove").addEventListener("click", () => { spec.bricks.splice(index, 1); renderBricks(); changed(); });
     adapters.addEventListener("input", (e) => { setOverride(index, "adapters_per_server", intOr(e.target.value), t.network_adapter_count); changed(); });
     ports.addEventListener("input", (e) => { setOverride(index, "storage_ports", intOr(e.target.value), t.host_ports); changed(); });
