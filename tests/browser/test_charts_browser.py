@@ -33,12 +33,21 @@ def test_stage_chart_draws_the_delivered_figure_and_names_the_limit(page):
     assert page.locator("#stage-chart-0 .xtick text", has_text="RAID").count() >= 1
     assert page.eval_on_selector("#stage-chart-0", CLIPPED_LABELS) == []
     assert "4.50 GB/s read" in page.text_content("#stage-chart-0 .gtitle")
+    # the cost chart draws the server's price.by_kind as given: labels, totals and shares, largest on top
+    from planner.services import design_evaluate, example_design
+
+    by_kind = design_evaluate(spec=example_design(slug="study-d")["spec"]).as_dict()["price"]["by_kind"]
     cost = page.evaluate("() => document.getElementById('cost-chart').data[0]")
-    values = cost["x"]
-    assert values == sorted(values)  # drawn bottom-up: the largest share on top
+    assert cost["y"] == [k["label"] for k in by_kind] and "Rack accessories" in cost["y"]
+    assert cost["x"] == [k["total"] for k in by_kind] and cost["x"] == sorted(cost["x"], reverse=True)
     assert all(t.endswith(" %") for t in cost["text"])
-    total = sum(values)
-    assert float(cost["text"][-1].rstrip(" %")) == pytest.approx(100 * values[-1] / total, abs=0.1)
+    assert [float(t.rstrip(" %")) for t in cost["text"]] == pytest.approx([100 * k["share"] for k in by_kind], abs=0.051)
+    ticks = page.evaluate(
+        "() => [...document.querySelectorAll('#cost-chart .ytick text')]"
+        ".map((t) => [t.textContent, t.getBoundingClientRect().top]).sort((a, b) => a[1] - b[1]).map((t) => t[0])"
+    )
+    assert ticks == cost["y"]  # read top-down: the largest first
+    assert page.locator("#cost-chart .ytick text", has_text="Rack accessories").count() == 1
     screenshot(page, "designer-charts-d")
 
 

@@ -492,25 +492,19 @@
     });
   }
 
-  // Where the money goes: kinds of part, largest first, each with its share of the total.
+  // Where the money goes: the server's price.by_kind (kinds of part and energy, largest first, each with
+  // its label and share of the total), drawn top-down in the order given.
   function drawCostChart(ev) {
     if (!window.Plotly) return;
-    const byKind = {};
-    for (const line of ev.price.lines) {
-      const k = { disk: "Disks", server: "Servers", enclosure: "Enclosures", adapter: "Adapters", switch: "Switches", rack: "Racks", service: "Support" }[line.kind] || line.kind;
-      byKind[k] = (byKind[k] || 0) + line.total;
-    }
-    byKind.Energy = ev.price.opex;
-    const kinds = Object.keys(byKind).sort((a, b) => byKind[a] - byKind[b]); // Plotly draws the first at the bottom
-    const share = (k) => (ev.price.total > 0 ? (100 * byKind[k]) / ev.price.total : 0);
+    const kinds = ev.price.by_kind || [];
     Plotly.react("cost-chart", [{
-      type: "bar", orientation: "h", y: kinds, x: kinds.map((k) => byKind[k]), marker: { color: "#59a14f" },
-      text: kinds.map((k) => `${fmt(share(k), 1)} %`), textposition: "outside", cliponaxis: false,
+      type: "bar", orientation: "h", y: kinds.map((k) => k.label), x: kinds.map((k) => k.total), marker: { color: "#59a14f" },
+      text: kinds.map((k) => `${fmt(k.share * 100, 1)} %`), textposition: "outside", cliponaxis: false,
       hovertemplate: "%{y}: %{x:,.0f} " + ev.price.currency + " (%{text})<extra></extra>",
     }], {
       margin: { t: 10, r: 50, b: 45, l: 90 }, height: 40 + 26 * kinds.length + 60,
       xaxis: { title: { text: `${ev.price.currency} over ${ev.price.years} years (capex + energy)` }, tickformat: ",.0f", automargin: true },
-      yaxis: { automargin: true },
+      yaxis: { automargin: true, autorange: "reversed" },
     }, { displaylogo: false, responsive: true });
   }
 
