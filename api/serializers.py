@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models as dj_models
 from django.db import transaction
 from rest_framework import serializers
 
 from hardware_catalog import models as cat
 from planner import spec as spec_rules
+
+from .fields import FiniteFloatField
 
 # ---------------------------------------------------------------- catalogue (read-only)
 
@@ -15,7 +18,10 @@ COMMON = ("slug", "name", "vendor", "model", "description", "sources")
 
 
 class FullCleanMixin:
-    """Writable catalogue serializers validate through the model's full_clean (source notes included)."""
+    """Writable catalogue serializers validate through the model's full_clean (source notes included);
+    their float fields must be finite."""
+
+    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping, dj_models.FloatField: FiniteFloatField}
 
     nested_fields: tuple[str, ...] = ()
 
@@ -67,7 +73,7 @@ class NestedListWriteMixin:
 
 
 class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
-    capacity_tb = serializers.FloatField()
+    capacity_tb = FiniteFloatField()
 
     class Meta:
         model = cat.Disk
@@ -318,7 +324,7 @@ class PriceListSerializer(NestedListWriteMixin, serializers.ModelSerializer):
     items = PriceItemSerializer(many=True, required=False, help_text="Unit prices; on update, the whole list is replaced when given.")
     nested = ("items", cat.PriceItem, "price_list")
     energy_price_per_kwh = serializers.DecimalField(max_digits=8, decimal_places=4, min_value=0, coerce_to_string=False, required=False)
-    pue = serializers.FloatField(min_value=1.0, max_value=3.0, required=False)
+    pue = FiniteFloatField(min_value=1.0, max_value=3.0, required=False)
     service_years = serializers.IntegerField(min_value=1, max_value=30, required=False)
 
     class Meta:
@@ -440,7 +446,7 @@ class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
 class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
     count = serializers.IntegerField(min_value=1, max_value=spec_rules.MAX_CLIENTS)
     adapter = _slug(help_text="Each client's network adapter slug, e.g. ib-fdr.")
-    rpc_round_trip_ms = serializers.FloatField(
+    rpc_round_trip_ms = FiniteFloatField(
         required=False,
         min_value=0.0,
         max_value=spec_rules.MAX_RPC_ROUND_TRIP_MS,
@@ -452,13 +458,13 @@ class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class FabricSerializer(StrictFieldsMixin, serializers.Serializer):
-    oversubscription = serializers.FloatField(
+    oversubscription = FiniteFloatField(
         required=False,
         min_value=1.0,
         max_value=spec_rules.MAX_OVERSUBSCRIPTION,
         help_text="Edge switches' downlinks : uplinks to the core.",
     )
-    core_gbps = serializers.FloatField(
+    core_gbps = FiniteFloatField(
         required=False,
         allow_null=True,
         min_value=0.001,

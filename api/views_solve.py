@@ -11,18 +11,15 @@ from planner import services
 from planner.engine import solver
 from planner.spec import FAILOVER_CHOICES, SPEC_DEFAULTS
 
+from .fields import FiniteFloatField
 from .serializers import ClientsSerializer, FabricSerializer, MetadataSerializer, StrictFieldsMixin
 
 
 class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
-    usable_pib = serializers.FloatField(
-        required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary)."
-    )
-    read_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum read GB/s.")
-    write_gbps = serializers.FloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
-    budget = serializers.FloatField(
-        required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency)."
-    )
+    usable_pib = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary).")
+    read_gbps = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum read GB/s.")
+    write_gbps = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
+    budget = FiniteFloatField(required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency).")
     max_racks = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=1000)
 
 
@@ -30,12 +27,12 @@ class DemandSerializer(StrictFieldsMixin, serializers.Serializer):
     """Turn a workload into targets (they replace the matching targets)."""
 
     job_slots = serializers.IntegerField(required=False, min_value=1, max_value=10**7)
-    mb_per_s_per_job = serializers.FloatField(required=False, min_value=0, max_value=1e5)
+    mb_per_s_per_job = FiniteFloatField(required=False, min_value=0, max_value=1e5)
     clients = serializers.IntegerField(required=False, min_value=1, max_value=10**6)
-    gbps_per_client = serializers.FloatField(required=False, min_value=0, max_value=1e3)
-    current_pib = serializers.FloatField(required=False, min_value=0, max_value=1e4)
-    annual_growth = serializers.FloatField(required=False, min_value=0, max_value=10)
-    years = serializers.FloatField(required=False, min_value=0, max_value=30)
+    gbps_per_client = FiniteFloatField(required=False, min_value=0, max_value=1e3)
+    current_pib = FiniteFloatField(required=False, min_value=0, max_value=1e4)
+    annual_growth = FiniteFloatField(required=False, min_value=0, max_value=10)
+    years = FiniteFloatField(required=False, min_value=0, max_value=30)
 
     def validate(self, attrs):
         if ("job_slots" in attrs) != ("mb_per_s_per_job" in attrs):
@@ -53,22 +50,22 @@ class MetadataSizingSerializer(StrictFieldsMixin, serializers.Serializer):
 
     files = serializers.IntegerField(min_value=1, max_value=10**13, help_text="Number of files (and directories).")
     histogram = serializers.ListField(
-        child=serializers.ListField(child=serializers.FloatField(min_value=0), min_length=2, max_length=2),
+        child=serializers.ListField(child=FiniteFloatField(min_value=0), min_length=2, max_length=2),
         required=False,
         min_length=1,
         max_length=64,
         help_text="[[upper bound in bytes, fraction of files], ...], e.g. [[4096, 0.3], [1048576, 0.5], [1e9, 0.2]].",
     )
     percentiles = serializers.DictField(
-        child=serializers.FloatField(min_value=0),
+        child=FiniteFloatField(min_value=0),
         required=False,
         help_text='File sizes in bytes at percentiles, e.g. {"50": 65536, "90": 4194304, "100": 1e11}.',
     )
-    dom_stripe_bytes = serializers.FloatField(
+    dom_stripe_bytes = FiniteFloatField(
         required=False, default=0, min_value=0, max_value=2**40, help_text="Data-on-MDT stripe size in bytes (0: no DoM)."
     )
-    inode_ratio_bytes = serializers.FloatField(required=False, default=2560, min_value=512, max_value=2**20)
-    headroom = serializers.FloatField(required=False, default=0.2, min_value=0, max_value=5)
+    inode_ratio_bytes = FiniteFloatField(required=False, default=2560, min_value=512, max_value=2**20)
+    headroom = FiniteFloatField(required=False, default=0.2, min_value=0, max_value=5)
 
     def validate(self, attrs):
         if bool(attrs.get("histogram")) == bool(attrs.get("percentiles")):

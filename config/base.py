@@ -119,6 +119,9 @@ API_ANON_RATE = env_str("API_ANON_RATE", "120/min")  # anonymous requests per cl
 API_USER_RATE = env_str("API_USER_RATE", "1200/min")  # requests per signed-in user or token
 
 REST_FRAMEWORK = {
+    # JSON bodies are written ASCII-escaped: a lone surrogate a client sent (e.g. in an unknown key
+    # that an error message names) is echoed as \udXXX instead of failing to encode (a 500)
+    "UNICODE_JSON": False,
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "api.auth.PlannerTokenAuthentication",  # first, so that unauthenticated requests get 401 with WWW-Authenticate
         "rest_framework.authentication.SessionAuthentication",

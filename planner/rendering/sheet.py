@@ -75,13 +75,24 @@ def bom_rows(lines: list[dict], parts: dict) -> list[list]:
     return rows
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def text_cell(value):
+    """A cell value a spreadsheet will not run: text starting with =, +, -, @ (or a tab or carriage
+    return) gets a leading apostrophe, so a name such as '=HYPERLINK(...)' stays text."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def bom_csv(rows: list[list], *, currency: str, totals: dict) -> bytes:
     """CSV: one line per item, then the totals (hardware and support, energy, total)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(BOM_HEADER)
     for row in rows:
-        writer.writerow([*row[:7], currency, f"{row[8]:.2f}"])
+        writer.writerow([*(text_cell(v) for v in row[:7]), text_cell(currency), f"{row[8]:.2f}"])
     writer.writerow([])
     writer.writerow(["Total capex (hardware and support)", "", "", "", "", "", "", currency, f"{totals['capex']:.2f}"])
     writer.writerow(["Energy over the years of service", "", "", "", "", "", "", currency, f"{totals['opex']:.2f}"])
@@ -100,13 +111,14 @@ def bom_xlsx(rows: list[list], *, currency: str, totals: dict, title: str, notes
     wb = Workbook()
     ws = wb.active
     ws.title = "Bill of materials"
-    ws.append([title])
+    ws.append([text_cell(title)])
+    ws["A1"].data_type = "s"
     ws["A1"].font = Font(bold=True, size=13)
     ws.append(BOM_HEADER)
     for cell in ws[2]:
         cell.font = Font(bold=True)
     for row in rows:
-        ws.append([*row[:7], currency, round(row[8], 2)])
+        ws.append([*(text_cell(v) for v in row[:7]), text_cell(currency), round(row[8], 2)])
         ws.cell(row=ws.max_row, column=7).number_format = XLSX_NUMBER  # unit price, with cents
         ws.cell(row=ws.max_row, column=9).number_format = XLSX_MONEY  # extended: whole amounts
     ws.append([])
@@ -122,7 +134,7 @@ def bom_xlsx(rows: list[list], *, currency: str, totals: dict, title: str, notes
     ws.freeze_panes = "A3"
     notes_ws = wb.create_sheet("Notes")
     for note in notes:
-        notes_ws.append([note])
+        notes_ws.append([text_cell(note)])
     notes_ws.column_dimensions["A"].width = 140
     out = io.BytesIO()
     wb.save(out)
