@@ -66,6 +66,24 @@ def _catalogue_viewset(kind: str, serializer_class, search: tuple[str, ...]):
         filter_backends = [filters.SearchFilter]
         search_fields = search
 
+        def destroy(self, request, *args, **kwargs):
+            """A record that saved designs name is refused (409) with the designs named."""
+            from planner.services.designs import designs_naming
+
+            obj = self.get_object()
+            using = designs_naming(kind=kind, slug=obj.slug)
+            if using:
+                shown = ", ".join(f"'{name}' (#{pk}, {owner})" for pk, name, owner in using[:10])
+                more = f" and {len(using) - 10} more" if len(using) > 10 else ""
+                return Response(
+                    {
+                        "detail": f"{obj.slug} is used by {len(using)} saved design(s): {shown}{more}. Change or delete them first.",
+                        "designs": [pk for pk, _, _ in using],
+                    },
+                    status=status.HTTP_409_CONFLICT,
+                )
+            return super().destroy(request, *args, **kwargs)
+
         def get_queryset(self):
             queryset = selectors.catalogue_queryset(kind)
             if self.action == "list":

@@ -280,3 +280,30 @@ def designs_table(*, designs, reference: str = "", user=None, sort: str = "-upda
     missing = [r for r in rows if r.get(key) is None]
     present.sort(key=lambda r: r[key].lower() if isinstance(r[key], str) else r[key], reverse=descending)
     return {"rows": present + missing, "reference": ref, "errors": errors, "sort": sort}
+
+
+def _names(spec: dict, kind: str) -> set:
+    """The catalogue slugs of one kind that a DesignSpec names."""
+    bricks = [b for b in (spec or {}).get("bricks", []) if isinstance(b, dict)]
+    metadata = (spec or {}).get("metadata") or {}
+    clients = (spec or {}).get("clients") or {}
+    mdt = metadata.get("mdt") or {} if isinstance(metadata, dict) else {}
+    found = {
+        "brick-templates": {b.get("template") for b in bricks},
+        "disks": {b.get("disk") for b in bricks} | {mdt.get("disk") if isinstance(mdt, dict) else None},
+        "adapters": {b.get("adapter") for b in bricks} | {clients.get("adapter") if isinstance(clients, dict) else None},
+        "racks": {spec.get("rack")},
+        "tuning-profiles": {spec.get("tuning")},
+        "metadata-cells": {metadata.get("cell") if isinstance(metadata, dict) else None},
+        "price-lists": {spec.get("price_list")},
+    }.get(kind, set())
+    return found - {None}
+
+
+def designs_naming(*, kind: str, slug: str) -> list[tuple[int, str, str]]:
+    """Saved designs (anyone's) whose spec names this catalogue record: (id, name, owner)."""
+    from django.db.models import TextField
+    from django.db.models.functions import Cast
+
+    candidates = Design.objects.annotate(spec_text=Cast("spec", TextField())).filter(spec_text__contains=slug).select_related("owner")
+    return [(d.id, d.name, d.owner.username) for d in candidates.order_by("id") if slug in _names(d.spec, kind)]

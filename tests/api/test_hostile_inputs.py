@@ -68,3 +68,24 @@ def test_spreadsheet_cells_that_start_like_formulas_stay_text(tmp_path):
     assert ws["A1"].value == "'=1+1 design" and ws["A1"].data_type == "s"
     assert all(not str(c.value).startswith(("=", "+", "@")) for row in ws.iter_rows() for c in row if c.value is not None)
     assert wb["Notes"]["A1"].value == "'-note"
+
+
+@pytest.mark.parametrize(
+    "kind, slug, spec",
+    [
+        ("brick-templates", "md3460-capacity", {"bricks": [{"template": "md3460-capacity", "count": 1}]}),
+        ("disks", "nl-sas-6tb", {"bricks": [{"template": "md3460-performance", "count": 1, "disk": "nl-sas-6tb"}]}),
+        ("tuning-profiles", "4mib-rpc", {"bricks": [{"template": "md3460-performance", "count": 1}], "tuning": "4mib-rpc"}),
+    ],
+)
+def test_deleting_a_catalogue_record_that_designs_use_is_a_409_naming_them(api, django_user_model, kind, slug, spec):
+    from planner.services import design_create
+
+    owner = django_user_model.objects.create_user("user1", password="pw-user1-123456")
+    design = design_create(owner=owner, name="Keeps it", spec=spec)
+    staff = django_user_model.objects.create_user("staff1", password="pw-staff1-123456", is_staff=True)
+    api.force_authenticate(staff)
+    response = api.delete(f"/api/v1/catalogue/{kind}/{slug}/")
+    assert response.status_code == 409, response.content
+    assert "'Keeps it'" in response.json()["detail"] and response.json()["designs"] == [design.id]
+    assert api.get(f"/api/v1/catalogue/{kind}/{slug}/").status_code == 200
