@@ -22,6 +22,20 @@ if not SECRET_KEY:
     SECRET_KEY = get_random_secret_key()
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost"] if DEBUG else [])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])  # e.g. https://planner.example.org behind a proxy
+
+# HTTPS=true: the site is served over TLS (directly or behind a proxy that sets X-Forwarded-Proto):
+# redirect plain HTTP, mark cookies secure, and tell browsers to keep to HTTPS (HSTS).
+HTTPS = env_bool("HTTPS", default=False)
+if HTTPS:
+    SECURE_SSL_REDIRECT = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(env_str("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+    SECURE_REDIRECT_EXEMPT = [r"^api/v1/health/?$"]  # load balancers probe health over plain HTTP
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -156,6 +170,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": ["drf_spectacular.hooks.postprocess_schema_enums", "api.schema.add_error_responses"],
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "RaidLevelEnum": "hardware_catalog.models.BrickTemplate.Raid",
+        "SpecRaidLevelEnum": "planner.spec.RAID_LEVELS",
+    },
 }
 
 # Celery: eager (in-process) when no broker is configured, as in `make run`.

@@ -1,0 +1,46 @@
+"""Production settings pass Django's deployment checks with HTTPS=true, and no model change lacks its migration."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_check_deploy_is_clean_with_https_on():
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.base",
+        "DEBUG": "false",
+        "SECRET_KEY": secrets.token_urlsafe(64),
+        "HTTPS": "true",
+        "ALLOWED_HOSTS": "planner.example.org",
+        "CSRF_TRUSTED_ORIGINS": "https://planner.example.org",
+    }
+    run = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "no issues" in run.stdout
+
+
+def test_https_off_keeps_plain_http_for_development():
+    from django.conf import settings
+
+    assert not getattr(settings, "SECURE_SSL_REDIRECT", False)
+
+
+@pytest.mark.django_db
+def test_no_model_change_lacks_a_migration():
+    from django.core.management import call_command
+
+    call_command("makemigrations", "--check", "--dry-run", verbosity=0)
