@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from hardware_catalog import models as cat
 from planner import spec as spec_rules
+from planner.services.brick_templates import FIELDS as TEMPLATE_FIELDS
 
 from .fields import FiniteFloatField
 
@@ -243,31 +244,8 @@ class BrickTemplateSerializer(FullCleanMixin, serializers.ModelSerializer):
 
     class Meta:
         model = cat.BrickTemplate
-        fields = COMMON + (
-            "role",
-            "server",
-            "servers_per_brick",
-            "hba",
-            "hba_count",
-            "network_adapter",
-            "network_adapter_count",
-            "head",
-            "expansion",
-            "expansions",
-            "max_expansions",
-            "disk",
-            "raid_level",
-            "raid_data_disks",
-            "raid_parity_disks",
-            "segment_kib",
-            "groups_per_enclosure",
-            "spares_per_enclosure",
-            "host_ports",
-            "fs_overhead_fraction",
-            "software_raid_read_mbps",
-            "software_raid_write_mbps",
-            "height_u",
-        )
+        # the parts a template is composed of: one list, shared with the user-template service
+        fields = COMMON + tuple(f for f in TEMPLATE_FIELDS if f not in COMMON) + ("max_expansions", "height_u")
 
     def get_height_u(self, obj) -> int:
         exp = obj.expansion.height_u * obj.expansions if obj.expansion else 0
