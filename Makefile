@@ -5,9 +5,11 @@ PY := $(VENV)/bin/python
 PIP := $(VENV)/bin/pip
 PORT ?= 8000
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test bench install migrate catalogue user lint clean
+.PHONY: run test bench install install-dev migrate catalogue user lint clean
 
+# Runtime packages only (requirements.txt): enough for `make run`.
 $(STAMP): requirements.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is required")'
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +17,14 @@ $(STAMP): requirements.txt
 	$(PIP) install --quiet -r requirements.txt
 	@touch $(STAMP)
 
+# Test, lint and benchmark tools on top (requirements-dev.txt): `make test`, `make lint`, `make bench`.
+$(DEV_STAMP): $(STAMP) requirements-dev.txt
+	$(PIP) install --quiet -r requirements-dev.txt
+	@touch $(DEV_STAMP)
+
 install: $(STAMP)
+
+install-dev: $(DEV_STAMP)
 
 migrate: install
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput
@@ -31,15 +40,17 @@ run: catalogue
 	@echo "Serving on http://127.0.0.1:$(PORT)/"
 	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
-test: install
+test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
-bench: install
+bench: install-dev
 	$(PY) -m bench.engine_bench
+	$(PY) -m bench.request_bench
 	$(PY) -m bench.export_bench
 	$(PY) -m bench.solve_bench
+	$(PY) -m bench.frontend_bench
 
-lint: install
+lint: install-dev
 	$(VENV)/bin/ruff check .
 
 clean:

@@ -4,6 +4,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from planner.services import token_authenticate
+from planner.services.tokens import TokenExpired
 
 
 class PlannerTokenAuthentication(authentication.BaseAuthentication):
@@ -21,7 +22,10 @@ class PlannerTokenAuthentication(authentication.BaseAuthentication):
             key = header[1].decode()
         except UnicodeError as exc:
             raise exceptions.AuthenticationFailed("Invalid token header: the key has characters it cannot have.") from exc
-        user = token_authenticate(key=key)
+        try:
+            user = token_authenticate(key=key)
+        except TokenExpired as exc:
+            raise exceptions.AuthenticationFailed(str(exc), code="token_expired") from exc
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         return user, key

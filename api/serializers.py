@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models as dj_models
 from django.db import transaction
+from django.http import QueryDict
 from rest_framework import serializers
 
 from hardware_catalog import models as cat
@@ -90,6 +93,7 @@ class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
             "power_w",
             "weight_kg",
             "afr_percent",
+            "ure_per_bit",
         )
 
 
@@ -333,8 +337,43 @@ class PriceListSerializer(NestedListWriteMixin, serializers.ModelSerializer):
 # ---------------------------------------------------------------- DesignSpec (input)
 
 
-class StrictFieldsMixin:
-    """Refuse fields the serializer does not know (a typo such as `expansion` must not be ignored)."""
+class JsonTypesMixin:
+    """Keep the JSON types the schema documents: "count": "8", "name": 0 or "mixes": 0 are refused
+    (400 naming the field), not coerced as DRF does for form data."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and not isinstance(data, QueryDict):  # form data is all strings
+            fields = self.fields
+            wrong = {key: [problem] for key, value in data.items() if key in fields and (problem := json_type_problem(fields[key], value))}
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)
+
+
+def _fresh_copy(field):
+    """A declared field ready to bind to a new serializer: a shallow copy (see StrictFieldsMixin), with a
+    nested serializer's cached fields dropped and a list serializer's child copied and bound to the copy."""
+    new = copy.copy(field)
+    if isinstance(field, serializers.BaseSerializer):
+        new.__dict__.pop("fields", None)  # a cached_property: the copy builds (and binds) its own
+        if isinstance(field, serializers.ListSerializer):
+            new.child = _fresh_copy(field.child)
+            new.child.source = field.child._kwargs.get("source")  # as constructed, before its first binding
+            new.child.bind(field_name="", parent=new)
+    return new
+
+
+class StrictFieldsMixin(JsonTypesMixin):
+    """Refuse fields the serializer does not know (a typo such as `expansion` must not be ignored),
+    and values of the wrong JSON type (JsonTypesMixin).
+
+    Also builds its fields cheaply: DRF deep-copies every declared field for every request (re-running
+    each field's constructor), which was a third of an evaluate request. A plain field is copied
+    shallowly (binding sets its name and parent on the copy; the rest is read-only configuration);
+    a nested serializer too, without the fields it may have cached, so that it builds its own."""
+
+    def get_fields(self):
+        return {name: _fresh_copy(field) for name, field in self._declared_fields.items()}
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
@@ -342,6 +381,30 @@ class StrictFieldsMixin:
             if unknown:
                 raise serializers.ValidationError({key: [f"unknown field; expected one of: {', '.join(self.fields)}"] for key in unknown})
         return super().to_internal_value(data)
+
+
+def json_type_problem(field, value) -> str | None:
+    """What is wrong with a JSON value's type for a field (in DRF's own words for that field), or
+    None. DRF coerces form-style values ("8" or true for an integer, 0 for a string or a boolean); a
+    JSON body has real types, and the schema documents them, so they are kept. Lists and dicts are
+    looked into; nested serializers check their own fields."""
+    if value is None or field.read_only:
+        return None  # allow_null decides
+    if isinstance(field, serializers.BooleanField):
+        ok = isinstance(value, bool)
+    elif isinstance(field, serializers.IntegerField):
+        ok = (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, float) and value.is_integer())
+    elif isinstance(field, (serializers.FloatField, serializers.DecimalField)):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif isinstance(field, serializers.CharField):
+        ok = isinstance(value, str)
+    elif isinstance(field, serializers.ListField) and isinstance(value, list):
+        return next((f"item {i}: {p}" for i, item in enumerate(value) if (p := json_type_problem(field.child, item))), None)
+    elif isinstance(field, serializers.DictField) and isinstance(value, dict):
+        return next((f"{k}: {p}" for k, item in value.items() if (p := json_type_problem(field.child, item))), None)
+    else:
+        return None
+    return None if ok else str(field.error_messages.get("invalid", "has the wrong type"))
 
 
 def _slug(**kwargs):
@@ -359,6 +422,11 @@ class RaidSerializer(StrictFieldsMixin, serializers.Serializer):
     groups = serializers.IntegerField(required=False, min_value=1, max_value=spec_rules.MAX_RAID_GROUPS)
     spares = serializers.IntegerField(required=False, min_value=0, max_value=spec_rules.MAX_RAID_DISKS)
     segment_kib = serializers.IntegerField(required=False, min_value=4, max_value=4096)
+    declustered = serializers.BooleanField(
+        required=False,
+        help_text="Declustered parity (dRAID, GPFS-style, dynamic disk pools): the enclosure's groups and spares form one pool "
+        "and a rebuild spreads over all its disks, faster by pool width / stripe width. Not for raid10.",
+    )
 
 
 class BrickEntrySerializer(StrictFieldsMixin, serializers.Serializer):
@@ -582,6 +650,48 @@ class RackOutSerializer(serializers.Serializer):
     items = RackItemSerializer(many=True)
 
 
+class ReliabilityLineSerializer(serializers.Serializer):
+    brick = serializers.CharField(help_text="Brick template of the line.")
+    level = serializers.CharField()
+    stripe_width = serializers.IntegerField(help_text="Disks per RAID group (data + parity).")
+    declustered = serializers.BooleanField()
+    pool_disks = serializers.IntegerField(help_text="Disks a rebuild spreads over (the stripe, or a declustered pool).")
+    rebuild_share = serializers.FloatField(help_text="Share of the disks' sustained rate given to a rebuild (assumption, see assumptions).")
+    rebuild_mbps = serializers.FloatField(help_text="Rebuild rate of one failed disk, MB/s.")
+    rebuild_hours = serializers.FloatField(help_text="Hours to rebuild one failed disk (disk capacity / rebuild rate).")
+    disk_mttf_hours = serializers.FloatField(help_text="8766 h / the disk's AFR.")
+    ure_per_bit = serializers.FloatField(help_text="Unrecoverable read errors per bit read (data sheet, or the stated default).")
+    p_read_error_in_rebuild = serializers.FloatField(help_text="Probability of a read error while rebuilding without redundancy.")
+    group_mttdl_hours = serializers.FloatField(allow_null=True, help_text="Mean time to data loss of one group or pool, hours.")
+    groups = serializers.IntegerField(help_text="RAID groups (or declustered pools) in the line.")
+    read_gbps_per_brick_rebuilding = serializers.FloatField(help_text="A brick's read GB/s while one of its disks rebuilds.")
+    write_gbps_per_brick_rebuilding = serializers.FloatField(help_text="A brick's write GB/s while one of its disks rebuilds.")
+    throughput_lost_while_rebuilding = serializers.FloatField(help_text="Share (0-1) of a brick's throughput lost during a rebuild.")
+
+
+class ReliabilitySerializer(serializers.Serializer):
+    lines = ReliabilityLineSerializer(many=True)
+    rebuild_hours_max = serializers.FloatField(help_text="The longest rebuild of any line, hours.")
+    groups = serializers.IntegerField(help_text="RAID groups (or declustered pools) in the file system.")
+    mttdl_hours = serializers.FloatField(allow_null=True, help_text="The file system's mean time to data loss, hours.")
+    annual_loss_probability = serializers.FloatField(
+        allow_null=True, help_text="P(data loss within a year) = 1 - exp(-8766 h / MTTDL of the file system)."
+    )
+    assumptions = serializers.ListField(child=serializers.CharField())
+
+
+class OstBalanceSerializer(serializers.Serializer):
+    ost_tib = serializers.ListField(child=serializers.FloatField(), help_text="One OST's usable TiB, per brick line.")
+    ost_tib_smallest = serializers.FloatField()
+    ost_tib_largest = serializers.FloatField()
+    spread = serializers.FloatField(allow_null=True, help_text="Largest / smallest OST - 1.")
+    uneven = serializers.BooleanField(help_text="Spread over Lustre's qos_threshold_rr (17 %): the allocator weights by free space.")
+    threshold = serializers.FloatField()
+    largest_lines = serializers.ListField(child=serializers.CharField(), help_text="Brick lines holding the largest OSTs.")
+    read_gbps_once_smaller_full = serializers.FloatField(help_text="Read GB/s of those lines alone, once the smaller OSTs are full.")
+    write_gbps_once_smaller_full = serializers.FloatField(help_text="Write GB/s of those lines alone, once the smaller OSTs are full.")
+
+
 class EvaluationSerializer(serializers.Serializer):
     """The Evaluation (contract v1). Capacity: usable in binary PiB/TiB, raw in decimal TB; throughput GB/s."""
 
@@ -608,4 +718,10 @@ class EvaluationSerializer(serializers.Serializer):
     sources = serializers.DictField()
     metadata = serializers.DictField(
         allow_null=True, help_text="The metadata cell: MDT count, usable MDT capacity (TiB), inodes at its bytes per inode."
+    )
+    reliability = ReliabilitySerializer(
+        allow_null=True, help_text="Rebuild time and throughput while rebuilding per line; MTTDL and annual data-loss probability."
+    )
+    ost_balance = OstBalanceSerializer(
+        allow_null=True, help_text="OSTs of different sizes (mixed generations); null when all OSTs have one size."
     )

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from django.utils import timezone
 from rest_framework import serializers
 from rest_framework.reverse import reverse
 
 from planner.models import ApiToken, Design
 
-from .serializers import DesignSpecSerializer
+from .serializers import DesignSpecSerializer, JsonTypesMixin, StrictFieldsMixin
 
 
 class DesignSerializer(serializers.ModelSerializer):
@@ -79,12 +80,12 @@ class DesignSerializer(serializers.ModelSerializer):
         return reverse("design-evaluation", kwargs={"pk": obj.pk}, request=self.context.get("request"))
 
 
-class DesignCreateSerializer(serializers.Serializer):
+class DesignCreateSerializer(StrictFieldsMixin, serializers.Serializer):
     name = serializers.CharField(max_length=200)
     spec = DesignSpecSerializer()
 
 
-class DesignUpdateSerializer(serializers.Serializer):
+class DesignUpdateSerializer(StrictFieldsMixin, serializers.Serializer):
     """A change to a design: the version it is based on, and a new name and/or spec."""
 
     version = serializers.IntegerField(min_value=1, help_text="The version your change is based on; a stale version gets 409.")
@@ -92,11 +93,11 @@ class DesignUpdateSerializer(serializers.Serializer):
     spec = DesignSpecSerializer(required=False)
 
 
-class RepriceSerializer(serializers.Serializer):
+class RepriceSerializer(StrictFieldsMixin, serializers.Serializer):
     version = serializers.IntegerField(min_value=1, required=False, help_text="Optional: refuse (409) if the design moved on.")
 
 
-class ShareSerializer(serializers.Serializer):
+class ShareSerializer(StrictFieldsMixin, serializers.Serializer):
     users = serializers.ListField(
         child=serializers.CharField(max_length=150),
         required=False,
@@ -111,10 +112,12 @@ class ShareSerializer(serializers.Serializer):
         return attrs
 
 
-class CompareEntrySerializer(serializers.Serializer):
+class CompareEntrySerializer(StrictFieldsMixin, serializers.Serializer):
     design = serializers.IntegerField(required=False, min_value=1, help_text="A saved design's id (signed-in users).")
     spec = DesignSpecSerializer(required=False, help_text="An inline DesignSpec.")
     label = serializers.CharField(required=False, max_length=100)
+
+    schema_one_of = (("design",), ("spec",))  # documented: exactly one of the two
 
     def validate(self, attrs):
         if ("design" in attrs) == ("spec" in attrs):
@@ -122,7 +125,7 @@ class CompareEntrySerializer(serializers.Serializer):
         return attrs
 
 
-class CompareSerializer(serializers.Serializer):
+class CompareSerializer(StrictFieldsMixin, serializers.Serializer):
     designs = CompareEntrySerializer(
         many=True,
         min_length=2,
@@ -157,6 +160,8 @@ class CompareRowSerializer(serializers.Serializer):
     units_used = serializers.IntegerField()
     power_w = serializers.FloatField()
     weight_kg = serializers.FloatField()
+    loss_probability = serializers.FloatField(allow_null=True, help_text="Annual probability of data loss (the Evaluation's reliability).")
+    rebuild_hours = serializers.FloatField(allow_null=True, help_text="The longest rebuild of one failed disk, hours.")
     warnings = serializers.ListField(child=serializers.CharField())
 
 
@@ -166,13 +171,24 @@ class CompareResultSerializer(serializers.Serializer):
     warnings = serializers.ListField(child=serializers.CharField())
 
 
-class ApiTokenSerializer(serializers.ModelSerializer):
-    active = serializers.BooleanField(read_only=True)
+class ApiTokenSerializer(JsonTypesMixin, serializers.ModelSerializer):
+    active = serializers.BooleanField(read_only=True, help_text="Neither revoked nor expired.")
+    expired = serializers.BooleanField(read_only=True, help_text="Its expiry has passed: requests with it get 401.")
+    expires_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="Optional: from this moment (ISO 8601; a date alone means 00:00 UTC that day) the token is refused. Omit or null: never expires.",
+    )
 
     class Meta:
         model = ApiToken
-        fields = ("id", "name", "prefix", "created_at", "last_used_at", "revoked_at", "active")
-        read_only_fields = ("id", "prefix", "created_at", "last_used_at", "revoked_at", "active")
+        fields = ("id", "name", "prefix", "created_at", "last_used_at", "expires_at", "revoked_at", "active", "expired")
+        read_only_fields = ("id", "prefix", "created_at", "last_used_at", "revoked_at", "active", "expired")
+
+    def validate_expires_at(self, value):
+        if value is not None and value <= timezone.now():
+            raise serializers.ValidationError("must be in the future")
+        return value
 
 
 class ApiTokenCreatedSerializer(ApiTokenSerializer):

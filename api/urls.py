@@ -4,7 +4,7 @@ POST to `/api/v1/evaluate` are served, not redirected; unknown API paths answer 
 from django.urls import include, path, re_path
 from rest_framework.routers import SimpleRouter
 
-from . import views, views_calibrations, views_designs, views_exports, views_solve, views_templates
+from . import views, views_calibrations, views_designs, views_exports, views_migration, views_plans, views_solve, views_templates
 
 router = SimpleRouter()
 router.trailing_slash = "/?"  # optional trailing slash (regex paths)
@@ -14,11 +14,13 @@ router.register("brick-templates", views_templates.BrickTemplateViewSet, basenam
 router.register("designs", views_designs.DesignViewSet, basename="design")
 router.register("tokens", views_designs.ApiTokenViewSet, basename="token")
 router.register("calibrations", views_calibrations.CalibrationViewSet, basename="calibration")
+router.register("plans", views_plans.PlanViewSet, basename="plan")
 
 urlpatterns = [
     re_path(r"^health/?$", views.HealthView.as_view(), name="health"),
     re_path(r"^evaluate/?$", views.EvaluateView.as_view(), name="evaluate"),
     re_path(r"^compare/?$", views_designs.CompareView.as_view(), name="compare"),
+    re_path(r"^migration/?$", views_migration.MigrationView.as_view(), name="migration"),
     re_path(r"^solve/?$", views_solve.SolveView.as_view(), name="solve"),
     re_path(
         r"^solve/jobs/(?P<pk>[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/?$",

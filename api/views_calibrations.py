@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
-from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
+from api.parsers import CheckedMultiPartParser
 from planner import services
 from planner.models import Calibration
 from planner.services.calibrations import MAX_UPLOAD_BYTES
@@ -95,7 +95,7 @@ class CalibrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixin
 
     def get_parsers(self):
         if getattr(self, "action", None) == "create" or (self.request is not None and self.request.method == "POST"):
-            return [MultiPartParser()]
+            return [CheckedMultiPartParser()]
         return super().get_parsers()
 
     @extend_schema(

@@ -11,10 +11,12 @@ from rest_framework.views import APIView
 
 from planner import services
 from planner.models import ApiToken, Design
+from planner.services import budget
 
 from . import serializers_designs as sd
 from .permissions import IsOwnerOrReadOnlyShared
 from .serializers import DesignSpecSerializer, EvaluationSerializer
+from .views import JSON_ONLY
 
 CONFLICT = OpenApiResponse(
     description="The design changed since the version you sent: nothing was changed; the body has the current version."
@@ -51,6 +53,7 @@ class DesignViewSet(viewsets.ModelViewSet):
 
     serializer_class = sd.DesignSerializer
     permission_classes = [permissions.IsAuthenticated, IsOwnerOrReadOnlyShared]
+    parser_classes = JSON_ONLY
     filter_backends = [filters.SearchFilter, filters.OrderingFilter]
     search_fields = ["name"]
     ordering_fields = ["updated_at", "created_at", "name"]
@@ -210,6 +213,7 @@ class CompareView(APIView):
     """Compare 2-8 designs (saved ids or inline specs) against a reference."""
 
     permission_classes = [permissions.AllowAny]
+    parser_classes = JSON_ONLY
 
     @extend_schema(
         summary="Compare designs side by side",
@@ -298,6 +302,13 @@ class CompareView(APIView):
                 entries.append((entry.get("label") or spec.get("name") or f"Design {i + 1}", spec, None))
         if errors:
             return Response({"designs": errors}, status=status.HTTP_400_BAD_REQUEST)
+        budget.check(
+            sum(budget.evaluate_cost(entry[1]) for entry in entries),
+            request.user,
+            field="designs",
+            what=f"comparing these {len(entries)} designs",
+            advice="compare fewer or smaller designs",
+        )
         result = services.design_compare(entries=entries, reference=data.validated_data["reference"], user=request.user)
         return Response(result)
 
@@ -312,6 +323,7 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
 
     serializer_class = sd.ApiTokenSerializer
     permission_classes = [permissions.IsAuthenticated]
+    parser_classes = JSON_ONLY
 
     queryset = ApiToken.objects.none()  # for the schema; requests see only their own tokens
 
@@ -328,6 +340,9 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
         examples=[
             OpenApiExample("New token", request_only=True, value={"name": "procurement script"}),
             OpenApiExample(
+                "New token that expires", request_only=True, value={"name": "quarterly quote", "expires_at": "2027-04-01T00:00:00Z"}
+            ),
+            OpenApiExample(
                 "Created",
                 response_only=True,
                 status_codes=["201"],
@@ -337,8 +352,10 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
                     "prefix": "srp_Xq3k9a",
                     "created_at": "2026-11-21T15:00:00Z",
                     "last_used_at": None,
+                    "expires_at": None,
                     "revoked_at": None,
                     "active": True,
+                    "expired": False,
                     "key": "srp_Xq3k9a...shown once...",
                 },
             ),
@@ -348,7 +365,9 @@ class ApiTokenViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.D
         data = sd.ApiTokenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         try:
-            token, key = services.token_create(user=request.user, name=data.validated_data["name"])
+            token, key = services.token_create(
+                user=request.user, name=data.validated_data["name"], expires_at=data.validated_data.get("expires_at")
+            )
         except services.TokenLimit as exc:
             return Response({"name": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
         body = sd.ApiTokenSerializer(token).data

@@ -12,6 +12,10 @@ from rest_framework.views import APIView
 
 from planner import services
 from planner.models import Design, ExportJob
+from planner.services.jobs import BrokerUnavailable, resend_if_lost, waiting_note
+
+from .errors import broker_unavailable_response
+from .views import JSON_ONLY
 
 
 class ExportRequestSerializer(serializers.Serializer):
@@ -31,6 +35,9 @@ class ExportJobSerializer(serializers.ModelSerializer):
     filename = serializers.CharField(read_only=True)
     download_url = serializers.SerializerMethodField()
     status_url = serializers.SerializerMethodField()
+    waiting = serializers.SerializerMethodField(
+        help_text="While queued too long: why, in words (no worker, or the task queue was down); else null."
+    )
 
     class Meta:
         model = ExportJob
@@ -51,11 +58,15 @@ class ExportJobSerializer(serializers.ModelSerializer):
             "finished_at",
             "status_url",
             "download_url",
+            "waiting",
         )
         read_only_fields = fields
 
     def _prefix(self):
         return self.context.get("share_token")
+
+    def get_waiting(self, obj) -> str | None:
+        return waiting_note(obj)
 
     def get_status_url(self, obj) -> str:
         request = self.context.get("request")
@@ -85,6 +96,9 @@ def _request_export(request, design: Design, context: dict) -> Response:
         )
     except services.ExportError as exc:
         return Response({"reference": [str(exc)]}, status=status.HTTP_400_BAD_REQUEST)
+    except BrokerUnavailable as exc:
+        body = ExportJobSerializer(exc.job, context={"request": request, **context}).data
+        return broker_unavailable_response(body)
     job.refresh_from_db()  # eager mode (no broker) renders before this line
     code = status.HTTP_200_OK if job.status == ExportJob.Status.DONE else status.HTTP_202_ACCEPTED
     return Response(ExportJobSerializer(job, context={"request": request, **context}).data, status=code)
@@ -106,6 +120,7 @@ class DesignExportsView(APIView):
     """Exports of one design: list them, or request one (owner and readers)."""
 
     permission_classes = [permissions.IsAuthenticated]
+    parser_classes = JSON_ONLY
 
     def _design(self, request, pk):
         return get_object_or_404(services.designs_visible_to(request.user), pk=pk)
@@ -132,6 +147,8 @@ class ExportDetailView(APIView):
     @extend_schema(summary="Status of an export job", tags=["exports"], responses={200: ExportJobSerializer})
     def get(self, request, pk: int):
         job = get_object_or_404(services.exports_visible_to(request.user), pk=pk)
+        if resend_if_lost(job):  # the broker was down when it was asked for: sent now that it is back
+            job.refresh_from_db()
         return Response(ExportJobSerializer(job, context={"request": request}).data)
 
 
@@ -154,6 +171,7 @@ class SharedExportsView(APIView):
     """Holders of a design's secret link may export it too."""
 
     permission_classes = [permissions.AllowAny]
+    parser_classes = JSON_ONLY
 
     @extend_schema(
         summary="Request an export of a design shared by link",

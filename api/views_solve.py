@@ -9,10 +9,13 @@ from rest_framework.views import APIView
 
 from planner import services
 from planner.engine import solver
+from planner.services.jobs import BrokerUnavailable, QueueFull, resend_if_lost, waiting_note
 from planner.spec import FAILOVER_CHOICES, SPEC_DEFAULTS
 
+from .errors import broker_unavailable_response
 from .fields import FiniteFloatField
 from .serializers import ClientsSerializer, FabricSerializer, MetadataSerializer, StrictFieldsMixin
+from .views import JSON_ONLY
 
 
 class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
@@ -21,6 +24,13 @@ class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
     write_gbps = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
     budget = FiniteFloatField(required=False, allow_null=True, min_value=0, help_text="Price ceiling (total, in the list's currency).")
     max_racks = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=1000)
+    max_loss_probability = FiniteFloatField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=1,
+        help_text="Highest acceptable probability of data loss in a year, e.g. 1e-4 (MTTDL model, see the Evaluation's reliability).",
+    )
 
 
 class DemandSerializer(StrictFieldsMixin, serializers.Serializer):
@@ -150,6 +160,7 @@ class SolveView(APIView):
     """Find the cheapest designs meeting the targets, and the trade-off between them."""
 
     permission_classes = [permissions.AllowAny]
+    parser_classes = JSON_ONLY
 
     @extend_schema(
         summary="Design to target: cheapest designs meeting capacity, throughput, budget and rack limits",
@@ -172,7 +183,12 @@ class SolveView(APIView):
     def post(self, request):
         data = SolveRequestSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        answer, job = services.solve_request(request=data.validated_data, user=request.user)
+        try:
+            answer, job = services.solve_request(request=data.validated_data, user=request.user)
+        except BrokerUnavailable as exc:
+            return broker_unavailable_response(_job_body(request, exc.job))
+        except QueueFull as exc:
+            return Response({"detail": str(exc)}, status=status.HTTP_429_TOO_MANY_REQUESTS, headers={"Retry-After": "60"})
         if job is not None:
             return Response(_job_body(request, job), status=status.HTTP_202_ACCEPTED)
         return Response(answer)
@@ -189,6 +205,7 @@ def _job_body(request, job) -> dict:
         "error": job.error,
         "status_url": reverse("solve-job", kwargs={"pk": str(job.id)}, request=request),
         "result": job.result if job.status == "done" else None,
+        "waiting": waiting_note(job),
     }
 
 
@@ -203,4 +220,6 @@ class SolveJobView(APIView):
 
         from planner.models import SolveJob
 
-        return Response(_job_body(request, get_object_or_404(SolveJob, pk=pk)))
+        job = get_object_or_404(SolveJob, pk=pk)
+        resend_if_lost(job)  # the broker was down when it was asked for: sent now that it is back
+        return Response(_job_body(request, job))

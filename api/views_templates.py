@@ -16,6 +16,7 @@ from planner.services import brick_templates as bt
 from planner.spec import SpecError
 
 from . import serializers_templates as st
+from .views import JSON_ONLY
 
 TAGS = ["brick templates"]
 NOT_FOUND = OpenApiResponse(description="No such template visible to you (other users' unshared templates are 404 too).")
@@ -76,6 +77,7 @@ class BrickTemplateViewSet(viewsets.ModelViewSet):
 
     serializer_class = st.BrickTemplateReadSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, IsTemplateOwner]
+    parser_classes = JSON_ONLY
     filter_backends = [filters.SearchFilter]
     search_fields = ["slug", "name", "role", "description"]
     lookup_field = "slug"

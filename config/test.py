@@ -10,6 +10,9 @@ import tempfile
 os.environ.setdefault("DEBUG", "false")
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key-not-for-production")
 os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
+# Tests run tasks in-process: say so explicitly, as production settings refuse DEBUG off without a broker
+# otherwise (subprocesses started by tests inherit this unless they set their own).
+os.environ.setdefault("CELERY_TASK_ALWAYS_EAGER", "true")
 
 from .base import *  # noqa: E402,F401,F403
 
@@ -19,6 +22,9 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
 API_ANON_RATE = "100000/min"  # a test that checks the limit sets its own
 API_USER_RATE = "100000/min"
+# Each test process counts in its own memory (CI's broker is Redis, which base.py would otherwise pick);
+# a test that needs the shared cache sets CACHES itself.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "planner-test"}}
 
 # Tasks run in-process in tests (also in CI, where a broker is set); the worker integration tests
 # switch this off for themselves and start real workers.

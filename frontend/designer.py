@@ -452,7 +452,7 @@ def solve_page(request):
             return float(q[name]) if q.get(name, "").strip() else None
 
         try:
-            targets = {k: num(k) for k in ("usable_pib", "read_gbps", "write_gbps", "budget")}
+            targets = {k: num(k) for k in ("usable_pib", "read_gbps", "write_gbps", "budget", "max_loss_probability")}
             if q.get("max_racks", "").strip():
                 targets["max_racks"] = int(q["max_racks"])
             demand = {k: num(k) for k in ("job_slots", "mb_per_s_per_job", "current_pib", "annual_growth", "years") if num(k) is not None}

@@ -1,31 +1,39 @@
-"""A static-files finder that serves plotly.js from the installed plotly package (no CDN)."""
+"""A static-files finder that serves the vendored partial plotly.js bundle (no CDN).
+
+The bundle lives in frontend/vendor/plotly/ beside its lockfile, licence and checksum (see the
+README there); only the JavaScript file itself is exposed, as `plotly/plotly-basic.min.js`.
+"""
 
 from pathlib import Path
 
-import plotly
 from django.contrib.staticfiles.finders import BaseFinder
+from django.core.checks import Error
 from django.core.files.storage import FileSystemStorage
 
-PLOTLY_DIR = Path(plotly.__file__).resolve().parent / "package_data"
-PLOTLY_JS = "plotly/plotly.min.js"
+VENDOR_DIR = Path(__file__).resolve().parent / "vendor" / "plotly"
+BUNDLE = "plotly-basic.min.js"
+PLOTLY_JS = f"plotly/{BUNDLE}"
 
 
 class PlotlyFinder(BaseFinder):
-    """Finds `plotly/plotly.min.js` (only that file) in the plotly Python package."""
+    """Finds `plotly/plotly-basic.min.js` (only that file) in frontend/vendor/plotly/."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.storage = FileSystemStorage(location=str(PLOTLY_DIR))
+        self.storage = FileSystemStorage(location=str(VENDOR_DIR))
         self.storage.prefix = "plotly"
 
     def check(self, **kwargs):
+        if not (VENDOR_DIR / BUNDLE).exists():
+            return [Error(f"{VENDOR_DIR / BUNDLE} is missing: run frontend/vendor/plotly/update.sh", id="frontend.E001")]
         return []
 
     def find(self, path, find_all=False, **kwargs):
-        if path == PLOTLY_JS and (PLOTLY_DIR / "plotly.min.js").exists():
-            match = str(PLOTLY_DIR / "plotly.min.js")
+        if path == PLOTLY_JS and (VENDOR_DIR / BUNDLE).exists():
+            match = str(VENDOR_DIR / BUNDLE)
             return [match] if find_all else match
         return [] if find_all else None
 
     def list(self, ignore_patterns):
-        yield "plotly.min.js", self.storage
+        if (VENDOR_DIR / BUNDLE).exists():
+            yield BUNDLE, self.storage

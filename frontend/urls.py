@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import designer, views
+from . import designer, plans, views
 
 app_name = "frontend"
 urlpatterns = [
@@ -14,6 +14,8 @@ urlpatterns = [
     path("shared/<str:token>/", designer.shared, name="shared"),
     path("calibrations/", designer.calibrations, name="calibrations"),
     path("calibrations/<int:calibration_id>/", designer.calibration_detail, name="calibration"),
+    path("plans/", plans.plans_list, name="plans"),
+    path("plans/<int:plan_id>/", plans.plan_detail, name="plan"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke, name="token-revoke"),
 ]

@@ -1,5 +1,7 @@
 """Browser pages. Figures come from services and selectors; templates only lay them out."""
 
+from datetime import UTC, date, datetime, time, timedelta
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
@@ -41,15 +43,36 @@ def tokens(request):
     new_key = None
     if request.method == "POST":
         name = (request.POST.get("name") or "").strip()
+        expires_at, expiry_error = _token_expiry(request.POST.get("expires_on"))
         if not name or len(name) > 100:
             messages.error(request, "Give the token a name of 1 to 100 characters, e.g. the script that will use it.")
+        elif expiry_error:
+            messages.error(request, expiry_error)
         else:
             try:
-                token, new_key = services.token_create(user=request.user, name=name)
+                token, new_key = services.token_create(user=request.user, name=name, expires_at=expires_at)
             except services.TokenLimit as exc:
                 messages.error(request, str(exc))
-    context = {"tokens": ApiToken.objects.filter(user=request.user), "new_key": new_key}
+    context = {"tokens": ApiToken.objects.filter(user=request.user), "new_key": new_key, "tomorrow": _tomorrow_utc()}
     return render(request, "frontend/tokens.html", context, status=201 if new_key else 200)
+
+
+def _tomorrow_utc() -> date:
+    return (datetime.now(UTC) + timedelta(days=1)).date()
+
+
+def _token_expiry(value: str | None) -> tuple[datetime | None, str | None]:
+    """The tokens form's optional expiry date: the token is refused from 00:00 UTC that day."""
+    value = (value or "").strip()
+    if not value:
+        return None, None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        return None, "Give the expiry as a date (YYYY-MM-DD), or leave it empty for a token that does not expire."
+    if day < _tomorrow_utc():
+        return None, "The expiry date must be after today (the token is refused from 00:00 UTC that day)."
+    return datetime.combine(day, time(0, 0), tzinfo=UTC), None
 
 
 @login_required

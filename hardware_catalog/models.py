@@ -9,7 +9,7 @@ or explicit assumption).
 """
 
 from django.core.exceptions import ValidationError
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
 
@@ -70,7 +70,7 @@ class Disk(CatalogueItem):
         SATA = "sata", "SATA"
         SSD_SAS = "ssd-sas", "SAS SSD"
 
-    SOURCED_FIELDS = ("capacity_tb", "read_mbps", "write_mbps", "inner_mbps", "random_iops", "power_w", "weight_kg", "afr_percent")
+    SOURCED_FIELDS = ("capacity_tb", "read_mbps", "write_mbps", "inner_mbps", "random_iops", "power_w", "weight_kg", "afr_percent", "ure_per_bit")
 
     interface = models.CharField(max_length=16, choices=Interface.choices)
     form_factor = models.CharField(max_length=8, choices=[("3.5", '3.5"'), ("2.5", '2.5"')], default="3.5")
@@ -88,6 +88,12 @@ class Disk(CatalogueItem):
     power_w = models.FloatField(validators=_positive(0), help_text="Average operating power, W.")
     weight_kg = models.FloatField(validators=_positive(0), help_text="Weight with carrier, kg.")
     afr_percent = models.FloatField(validators=_positive(0), help_text="Annualised failure rate, %.")
+    ure_per_bit = models.FloatField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(0), MaxValueValidator(1e-9)],
+        help_text="Unrecoverable read errors per bit read, as the data sheet gives it (1e-14, 1e-15 or 1e-16); empty: the planner assumes 1e-15.",
+    )
 
     @property
     def capacity_bytes(self) -> int:

@@ -8,6 +8,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Design(models.Model):
@@ -54,6 +55,7 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="After this moment the token is refused; empty: never expires.")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -62,8 +64,12 @@ class ApiToken(models.Model):
         return f"{self.name} ({self.prefix}…)"
 
     @property
+    def expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
     def active(self) -> bool:
-        return self.revoked_at is None
+        return self.revoked_at is None and not self.expired
 
     @staticmethod
     def new_key() -> str:
@@ -103,6 +109,9 @@ class ExportJob(models.Model):
     progress = models.PositiveSmallIntegerField(default=0, help_text="Percent done, for the browser's progress bar.")
     error = models.TextField(blank=True, help_text="Why it failed, in words for the user.")
     attempts = models.PositiveSmallIntegerField(default=0)
+    enqueued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the job was last handed to the broker; empty while the broker could not be reached."
+    )
     file = models.FileField(upload_to="exports/%Y/%m/", blank=True)
     size_bytes = models.PositiveIntegerField(default=0)
     requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
@@ -187,8 +196,68 @@ class SolveJob(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     error = models.TextField(blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    chunks_total = models.PositiveIntegerField(default=1, help_text="Parts the search was split into (a Celery group).")
+    chunks_done = models.PositiveIntegerField(default=0)
+    enqueued_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the job was last handed to the broker; empty while the broker could not be reached."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class SolveChunk(models.Model):
+    """One part of a large search, run as one task of a Celery group: a range of the job's brick options.
+    Its partial answer (feasible count, best reachable figures, cheapest candidates and frontier below a
+    price bound, see `planner.engine.solver.Partial`) is stored here; the last part to finish merges them."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    job = models.ForeignKey(SolveJob, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    options = models.JSONField(help_text="The part's brick options: [option index, described option] pairs.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    partial = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["job", "index"]
+        constraints = [models.UniqueConstraint(fields=["job", "index"], name="solve_chunk_unique_index")]
+
+
+class Plan(models.Model):
+    """A capacity plan over years: a demand forecast and purchase phases (the plan spec, `body`), owned by a user.
+
+    Like Design: `version` goes up by one on every change and an update must name the version it was based
+    on (a stale update is refused, nothing is lost); it can be shared read-only with named users or by a
+    secret link. The figures (supply against demand per year, run-outs, costs, proposals) are computed from
+    the body by `planner.services.plans.plan_timeline`, never stored.
+    """
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="plans")
+    name = models.CharField(max_length=200)
+    body = models.JSONField(help_text="The plan spec: start year, demand, phases, settings.")
+    version = models.PositiveIntegerField(default=1)
+    shared_with = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="plans_shared_with_me")
+    share_token = models.CharField(
+        max_length=64, null=True, blank=True, unique=True, help_text="Secret link token; empty when not shared by link."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        indexes = [models.Index(fields=["owner", "-updated_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} (v{self.version})"

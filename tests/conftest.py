@@ -27,3 +27,13 @@ def study():
 @pytest.fixture
 def api():
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def fresh_catalogue_snapshot():
+    """Each test starts without the process's in-memory catalogue: a test's rolled-back changes
+    (which send no signal when they are undone) must not reach the next test through it."""
+    from planner.services.catalogue import catalogue_changed
+
+    catalogue_changed()
+    yield

@@ -55,6 +55,7 @@ FIGURE_LABELS = {
     "power_w": "Power (W)",
     "weight_kg": "Weight (kg)",
     "afr_percent": "Annual failure rate (%)",
+    "ure_per_bit": "Unrecoverable read errors per bit",
     "height_u": "Height (U)",
     "pcie_slots": "PCIe slots",
     "internal_bays": "Data bays",

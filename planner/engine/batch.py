@@ -14,10 +14,30 @@
 per-part quantities, rack packing, power, weight and price. A single evaluation is row 0 of a
 batch of one (`planner.engine.evaluate`); the bill of materials and the rack layout read the
 same arrays (`cost.bill_of_materials`, `layout.rack_layouts`).
+
+Memory layout. Arrays are indexed design first, (N, G) and (N, G, P), but stored design last:
+`from_designs`, `repeat` and `concatenate` build them in Fortran order, so that `a.T` is a
+C-contiguous (G, N) or (P, G, N) array. `evaluate_batch` works on those transposed views: every
+operation runs over long contiguous rows of designs, and the sums over lines and parts, the
+minimum over stages, run over a short *leading* axis (adding whole rows), never over a short
+strided trailing one. Figures of a batch are handed back design first again, as views.
+
+Count-independent figures. A field whose design axis is broadcast (stride 0, as `repeat` builds
+from a batch of one design) holds the same value for every design; `evaluate_batch` keeps it as
+one column, so everything that does not depend on the brick counts (the stage table, per-brick
+capacity, power, weight and price, the order lines are packed in) is computed once and broadcast
+against the counts. Write a new array into `groups["count"]` (as a solver does) rather than into
+a repeated field in place: repeated fields are read-only views. For many options at many counts,
+give `rows` instead: every array holds one row per option, `groups["count"]` one row per design,
+and design i is option `rows[i]`; the count-independent figures are computed once per option and
+only what the count-dependent part reads is gathered per design (a figure equal for every option
+stays one column). `BatchResult` builds its per-design views of the per-option figures (stage
+table, per-brick power and weight, parts) on first use.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -108,19 +128,42 @@ class BatchInput:
     dparts: dict
     keys: list = field(default_factory=list)
     """Per design: ([per line: [(kind, slug, name) per part]], [(kind, slug, name) per design part], unpriced)."""
+    rows: np.ndarray | None = None
+    """Optional (N,) integers: design i is option `rows[i]`, a row of every array but
+    `groups["count"]`, which stays per design (N, G). Options x counts without copying each
+    option's arrays per design: what does not depend on the counts is computed once per option."""
 
     @property
     def size(self) -> int:
         return int(self.groups["count"].shape[0])
 
     def repeat(self, times: int) -> "BatchInput":
-        """Each design repeated `times` times (row i -> rows i*times .. i*times+times-1)."""
-        rep = lambda d: {k: np.repeat(v, times, axis=0) for k, v in d.items()}  # noqa: E731
+        """Each design repeated `times` times (row i -> rows i*times .. i*times+times-1).
+
+        A batch of one design is repeated as read-only broadcast views (no copy): `evaluate_batch`
+        then computes its count-independent figures once."""
+        if self.rows is not None:
+            raise ValueError("repeat a batch without `rows` (or repeat its rows and counts)")
+        if self.size == 1:
+            rep = lambda d: {k: np.broadcast_to(v, (times,) + v.shape[1:]) for k, v in d.items()}  # noqa: E731
+        else:
+            rep = lambda d: {k: np.repeat(v.T, times, axis=-1).T for k, v in d.items()}  # noqa: E731
         return BatchInput(groups=rep(self.groups), designs=rep(self.designs), parts=rep(self.parts), dparts=rep(self.dparts))
+
+    def at_counts(self, rows, counts) -> "BatchInput":
+        """Design i = option `rows[i]` of this batch (one option per row) with `counts[i]` bricks per
+        line ((N, G), or (N,) for one line): a `rows` batch, the options' arrays shared, not copied."""
+        if self.rows is not None:
+            raise ValueError("at_counts takes a batch of options (without `rows`)")
+        rows = np.asarray(rows, dtype=np.intp).ravel()
+        counts = np.asarray(counts, dtype=float).reshape(rows.size, -1)
+        return BatchInput(groups={**self.groups, "count": counts}, designs=self.designs, parts=self.parts, dparts=self.dparts, rows=rows)
 
     @classmethod
     def concatenate(cls, batches: list["BatchInput"]) -> "BatchInput":
-        """Batches with the same number of lines and design parts, one after another."""
+        """Batches with the same number of lines and design parts, one after another (without `rows`)."""
+        if any(b.rows is not None for b in batches):
+            raise ValueError("concatenate batches without `rows`")
 
         def pad(a, width):
             if a.ndim < 2 or a.shape[1] == width:
@@ -134,7 +177,7 @@ class BatchInput:
             for k in first:
                 arrays = [getattr(b, attr)[k] for b in batches]
                 width = max(a.shape[1] for a in arrays) if arrays[0].ndim >= 2 else 0
-                out[k] = np.concatenate([pad(a, width) for a in arrays])
+                out[k] = np.concatenate([pad(a, width).T for a in arrays], axis=-1).T  # stored design last
             return out
 
         return cls(groups=cat("groups"), designs=cat("designs"), parts=cat("parts"), dparts=cat("dparts"))
@@ -146,11 +189,11 @@ class BatchInput:
         g = max(1, max(len(d.bricks) for d in designs))
         design_parts = [_design_parts(d) for d in designs]
         dp = max(1, max(len(x) for x in design_parts))
-        groups = {name: np.zeros((n, g)) for name in GROUP_FIELDS}
+        groups = {name: np.zeros((n, g), order="F") for name in GROUP_FIELDS}
         for name in ("raid_data", "segment_kib", "brick_height", "eff_read", "eff_write"):
-            groups[name] = np.ones((n, g))
-        parts = {name: np.zeros((n, g, len(PARTS))) for name in PART_FIELDS}
-        dparts = {name: np.zeros((n, dp)) for name in DPART_FIELDS}
+            groups[name] = np.ones((n, g), order="F")
+        parts = {name: np.zeros((n, g, len(PARTS)), order="F") for name in PART_FIELDS}
+        dparts = {name: np.zeros((n, dp), order="F") for name in DPART_FIELDS}
         dv = {name: np.zeros(n) for name in DESIGN_FIELDS}
         for name in ("paired", "md_separate", "md_counted"):
             dv[name] = np.zeros(n, dtype=bool)
@@ -368,7 +411,13 @@ def client_limit_gbps(d: DesignInput) -> float:
 
 @dataclass
 class BatchResult:
-    """Per-design totals (shape (N,)), per-line detail (N, G) and the stage table (S, 2, N, G)."""
+    """Per-design totals (shape (N,)), per-line detail (N, G) and the stage table (S, 2, N, G).
+
+    Arrays are views of the design-last arrays `evaluate_batch` computed (see the module
+    docstring); figures that do not depend on the counts may be read-only broadcast views. The
+    per-design figures of one call share one memory block (about 30 rows of N floats), which stays
+    alive while any of them is referenced: a caller keeping a few figures of many large calls
+    should keep copies (`np.array(res.total)`), not views."""
 
     usable_bytes: np.ndarray
     raw_bytes: np.ndarray
@@ -379,18 +428,9 @@ class BatchResult:
     read_gbps: np.ndarray
     write_gbps: np.ndarray
     system_limit: np.ndarray  # (2, N): 0 the bricks, 1 clients, 2 fabric
-    stages: np.ndarray  # (S, 2, N, G) GB/s per brick, before software efficiency
-    brick_gbps: np.ndarray  # (2, N, G) delivered per brick
-    backend_gbps: np.ndarray  # (2, N, G) back end per brick after software efficiency
-    limiting: np.ndarray  # (2, N, G) stage index limiting each brick
     degraded_gbps: np.ndarray  # (2, N) with one OSS server down
     standby: np.ndarray  # (N, G) standby servers added for HA pairing
-    part_qty: np.ndarray  # (N, G, P) parts of every line
     dpart_qty: np.ndarray  # (N, D) design-level parts
-    brick_power: np.ndarray  # (N, G) W per brick
-    brick_weight: np.ndarray  # (N, G) kg per brick
-    standby_power: np.ndarray  # (N, G)
-    standby_weight: np.ndarray  # (N, G)
     pack: dict  # rack packing per line (see layout.pack_racks)
     hardware: np.ndarray
     support: np.ndarray
@@ -403,65 +443,326 @@ class BatchResult:
     racks_fit: np.ndarray
     units_used: np.ndarray
     free_units: np.ndarray
+    count: np.ndarray = None  # (N, G) bricks per line, as given
+    per_option: dict = field(default_factory=dict, repr=False)
+    """Count-independent figures, design last, (..., 1 | K | N); read them through the properties."""
+    rows: np.ndarray | None = None  # the batch's `rows`: design -> option column of `per_option`
+
+    def _per_design(self, name: str, lines_last: bool = False) -> np.ndarray:
+        """A `per_option` array for every design, design first (built once, then kept)."""
+        cache = self.__dict__.setdefault("_per_design_cache", {})
+        out = cache.get(name)
+        if out is None:
+            a, n = self.per_option[name], self.count.shape[0]
+            if self.rows is not None and a.shape[-1] > 1:
+                a = np.take(a, self.rows, axis=-1)
+            elif a.shape[-1] != n:
+                a = np.broadcast_to(a, a.shape[:-1] + (n,))
+            out = cache[name] = a.swapaxes(-1, -2) if lines_last else a.T
+        return out
+
+    @property
+    def stages(self) -> np.ndarray:
+        """(S, 2, N, G) GB/s per brick, before software efficiency."""
+        return self._per_design("stages", lines_last=True)
+
+    @property
+    def brick_gbps(self) -> np.ndarray:
+        """(2, N, G) delivered per brick."""
+        return self._per_design("brick_gbps", lines_last=True)
+
+    @property
+    def backend_gbps(self) -> np.ndarray:
+        """(2, N, G) back end per brick after software efficiency."""
+        return self._per_design("backend_gbps", lines_last=True)
+
+    @property
+    def limiting(self) -> np.ndarray:
+        """(2, N, G) stage index limiting each brick."""
+        return self._per_design("limiting", lines_last=True)
+
+    @property
+    def brick_power(self) -> np.ndarray:
+        """(N, G) W per brick."""
+        return self._per_design("brick_power")
+
+    @property
+    def brick_weight(self) -> np.ndarray:
+        """(N, G) kg per brick."""
+        return self._per_design("brick_weight")
+
+    @property
+    def standby_power(self) -> np.ndarray:
+        """(N, G) W per standby server."""
+        return self._per_design("standby_power")
+
+    @property
+    def standby_weight(self) -> np.ndarray:
+        """(N, G) kg per standby server."""
+        return self._per_design("standby_weight")
+
+    @property
+    def parts_per_brick(self) -> np.ndarray:
+        """(N, G, P) the batch's parts["per_brick"]."""
+        return self._per_design("per_brick")
+
+    @property
+    def parts_per_standby(self) -> np.ndarray:
+        """(N, G, P) the batch's parts["per_standby"]."""
+        return self._per_design("per_standby")
+
+    @property
+    def part_qty(self) -> np.ndarray:
+        """(N, G, P) parts of every line: count x per brick + standby x per standby server. Built
+        on first use (the bill of materials reads it; the totals never need it)."""
+        qty = self.__dict__.get("_part_qty")
+        if qty is None:
+            qty = self.count[..., None] * self.parts_per_brick + self.standby[..., None] * self.parts_per_standby
+            self.__dict__["_part_qty"] = qty
+        return qty
 
     @property
     def bricks(self) -> np.ndarray:
-        return self.part_qty[..., PARTS.index("head")]
+        head = PARTS.index("head")
+        return self.count * self.parts_per_brick[..., head] + self.standby * self.parts_per_standby[..., head]
 
-    def bottleneck_names(self) -> list[tuple[str, str]]:
-        """Per design, the stage limiting (read, write): `clients` or `fabric` when those cap the
-        system, else the stage of the line that delivers the most."""
-        contribution = self.brick_gbps * self.bricks[None]
-        top = np.argmax(contribution, axis=2)  # (2, N)
-        ops, rows = np.meshgrid(np.arange(2), np.arange(top.shape[1]), indexing="ij")
-        idx = self.limiting[ops, rows, top]
+    def bottleneck_names(self, rows=None) -> list[tuple[str, str]]:
+        """Per design (or per design of `rows`), the stage limiting (read, write): `clients` or
+        `fabric` when those cap the system, else the stage of the line that delivers the most."""
+        pick = slice(None) if rows is None else np.asarray(rows, dtype=np.intp)
+        contribution = self.brick_gbps[:, pick] * self.bricks[pick][None]
+        top = np.argmax(contribution, axis=2)  # (2, rows)
+        idx = np.take_along_axis(self.limiting[:, pick], top[..., None], axis=2)[..., 0].tolist()
+        limits = self.system_limit[:, pick].tolist()
         names = []
         for i in range(top.shape[1]):
             pair = []
             for op in range(2):
-                cap = self.system_limit[op, i]
-                pair.append("clients" if cap == 1 else "fabric" if cap == 2 else STAGES[idx[op, i]])
+                cap = limits[op][i]
+                pair.append("clients" if cap == 1 else "fabric" if cap == 2 else STAGES[idx[op][i]])
             names.append(tuple(pair))
         return names
 
 
+def _design_last(a) -> np.ndarray:
+    """A design-first array (N, ...) as a C-contiguous design-last one (..., N): a free view for
+    the Fortran-ordered arrays `BatchInput` builds. A design axis broadcast from one design
+    (stride 0) is kept as a single column, so count-independent work is done once."""
+    if not isinstance(a, np.ndarray):
+        a = np.asarray(a)
+    if not a.ndim or a.shape[0] == 1:
+        return a.T  # one design (a batch of one): the layout does not matter
+    if a.strides[0] == 0:
+        a = a[:1]
+    t = a.T
+    return t if t.flags.c_contiguous else np.ascontiguousarray(t)
+
+
+def _design_first(a, n: int) -> np.ndarray:
+    """A design-last array (..., N or 1) back as design first (N, ...): a view, broadcast over
+    the N designs when it was computed once for all of them."""
+    if a.shape[-1] != n:
+        a = np.broadcast_to(a, a.shape[:-1] + (n,))
+    return a.T
+
+
+def _expand_rows(batch: BatchInput) -> BatchInput:
+    """A batch with `rows` as full per-design arrays (stored design last)."""
+    rows = np.asarray(batch.rows)
+    take = lambda v: np.take(np.asarray(v).T, rows, axis=-1).T  # noqa: E731
+    groups = {k: (v if k == "count" else take(v)) for k, v in batch.groups.items()}
+    return BatchInput(
+        groups=groups,
+        designs={k: take(v) for k, v in batch.designs.items()},
+        parts={k: take(v) for k, v in batch.parts.items()},
+        dparts={k: take(v) for k, v in batch.dparts.items()},
+        keys=batch.keys,
+    )
+
+
+class _Block:
+    """One allocation carved into arrays. Dozens of fresh megabyte temporaries each fault their
+    pages in (several ns per element, more than the arithmetic); one block, large enough for
+    numpy to back it with huge pages, is faulted in once. `take` falls back to a fresh array
+    when the block is full."""
+
+    SMALL = 16_384
+    """Below this many elements separate small arrays are cheaper (numpy caches small allocations)."""
+
+    def __init__(self, size: int, dtype=float):
+        self.dtype = dtype
+        self.buf = np.empty(size, dtype=dtype) if size >= self.SMALL else None
+        self.used = 0
+
+    def take(self, *shape) -> np.ndarray:
+        if self.buf is None:
+            return np.empty(shape, dtype=self.dtype)
+        size = math.prod(shape)
+        if self.used + size > self.buf.size:
+            return np.empty(shape, dtype=self.dtype)
+        out = self.buf[self.used : self.used + size].reshape(shape)
+        self.used += size
+        return out
+
+
+def _row_sum(rows, weights, out, tmp, tmp_rows):
+    """out = sum over the leading axis of rows x weights, (D, N) x (D, N or 1) -> (N,), adding the
+    rows in order as a reduction over the leading axis does. For long rows, rows whose shared weight is 0 add
+    exactly 0 and are skipped; short ones take two calls."""
+    if rows.shape[-1] < 4096 or weights.shape[-1] != 1:
+        np.add.reduce(np.multiply(rows, weights, out=tmp_rows), axis=0, out=out)
+        return
+    out.fill(0.0)
+    for k in np.flatnonzero(weights[:, 0]):
+        out += np.multiply(rows[k], weights[k], out=tmp)
+
+
 def evaluate_batch(batch: BatchInput) -> BatchResult:
-    """Evaluate N designs at once. Units: bytes, GB/s, W, kg, the price list's currency."""
-    b, d, parts, dparts = batch.groups, batch.designs, batch.parts, batch.dparts
-    count = b["count"]
+    """Evaluate N designs at once. Units: bytes, GB/s, W, kg, the price list's currency.
+
+    Internally every array is design last: (G, N) per line, (P, G, N) per part, (D, N) per
+    design part, (S, 2, G, N) for the stage table, where N is 1 for figures shared by every
+    design (see the module docstring). The figures that scale with the counts are written with
+    `out=` into two blocks: one for the results, one for scratch."""
+    n = batch.size
+    rows = batch.rows
+    if rows is not None and (np.asarray(batch.groups["cc_bricks"]) > 0).any():
+        batch = _expand_rows(batch)  # a measured client curve depends on the counts: no sharing
+        rows = None
+    b = {k: _design_last(v) for k, v in batch.groups.items()}
+    d = {k: _design_last(v) for k, v in batch.designs.items()}
+    parts = {k: _design_last(v) for k, v in batch.parts.items()}
+    dparts = {k: _design_last(v) for k, v in batch.dparts.items()}
+    count = b["count"]  # (G, N): the one figure that always varies
+    if count.shape[-1] != n:
+        count = np.broadcast_to(count, count.shape[:-1] + (n,)).copy()
+    n_lines = count.shape[0]
+    n_dparts = dparts["fixed"].shape[0]
     enclosures = 1.0 + b["expansions"]
-    paired = d["paired"][:, None]
+    paired = d["paired"]
 
-    # capacity
+    # per brick, once per distinct option: OSTs, usable bytes, disks, power, weight, price
     osts_brick = capacity.osts_per_brick(enclosures, b["groups_per_enclosure"])
-    ost_bytes = capacity.usable_bytes_per_ost(b["raid_data"], b["raid_parity"], b["disk_bytes"], b["fs_overhead"], b["level_code"])
-    usable = np.sum(count * osts_brick * ost_bytes, axis=1)
+    brick_usable = osts_brick * capacity.usable_bytes_per_ost(
+        b["raid_data"], b["raid_parity"], b["disk_bytes"], b["fs_overhead"], b["level_code"]
+    )
+    per_brick, per_standby = parts["per_brick"], parts["per_standby"]
+    disks_brick = per_brick[PARTS.index("disk")]
+    brick_bytes = disks_brick * b["disk_bytes"]
+    brick_power = np.add.reduce(per_brick * parts["power"], axis=0)
+    brick_weight = np.add.reduce(per_brick * parts["weight"], axis=0)
+    brick_price = np.add.reduce(per_brick * parts["price"], axis=0)
+    standby_power = np.add.reduce(per_standby * parts["power"], axis=0)
+    standby_weight = np.add.reduce(per_standby * parts["weight"], axis=0)
+    standby_price = np.add.reduce(per_standby * parts["price"], axis=0)
+    server = PARTS.index("server")
 
-    # throughput
-    stages = throughput.stage_limits(b, request_kib=d["request_kib"][:, None], paired=paired)
-    throughput.measured_end_to_end(stages, b, clients_per_brick=d["client_nodes"] / np.maximum(np.sum(count, axis=1), 1.0))
+    # the stage table, once per distinct option unless a measured client curve depends on the counts
+    stages = throughput.stage_limits(b, request_kib=d["request_kib"], paired=paired)
+    if (b["cc_bricks"] > 0).any():
+        if stages.shape[-1] != n:
+            stages = np.broadcast_to(stages, stages.shape[:-1] + (n,)).copy()
+        throughput.measured_end_to_end(stages, b, clients_per_brick=d["client_nodes"] / np.maximum(np.add.reduce(count, axis=0), 1.0))
     eff = np.stack([b["eff_read"], b["eff_write"]])
-    brick, limiting, back_eff = throughput.brick_delivery(stages, eff)
-    bricks_sum = np.sum(brick * count, axis=2)  # (2, N)
-    clients = d["clients_gbps"][None, :]
-    fabric = d["fabric_gbps"][None, :]
-    system = np.minimum(np.minimum(bricks_sum, clients), fabric)
-    system_limit = np.where(clients < np.minimum(bricks_sum, fabric), 1, np.where(fabric < bricks_sum, 2, 0))
+    brick, limiting, back_eff = throughput.brick_delivery(stages, eff)  # (2, G, N or 1)
+    net = stages[throughput.NETWORK]
+    pair_loss = 2.0 * brick - np.minimum(2.0 * back_eff, net)  # one OSS of a pair down: what the pair loses
+    per_option = dict(
+        stages=stages,
+        brick_gbps=brick,
+        backend_gbps=back_eff,
+        limiting=limiting,
+        brick_power=brick_power,
+        brick_weight=brick_weight,
+        standby_power=standby_power,
+        standby_weight=standby_weight,
+        per_brick=per_brick,
+        per_standby=per_standby,
+    )
+    if rows is not None:  # options -> designs: gather what the count-dependent part reads
+
+        def pick(a):
+            if a.shape[-1] == 1 or (a == a[..., :1]).all():
+                return a[..., :1]  # the same for every option: one column, broadcast
+            return np.take(a, rows, axis=-1)
+
+        brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures = map(
+            pick, (brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures)
+        )
+        brick_power, brick_weight, brick_price, standby_power, standby_weight, standby_price = map(
+            pick, (brick_power, brick_weight, brick_price, standby_power, standby_weight, standby_price)
+        )
+        b = {k: pick(b[k]) for k in ("brick_height", "standby_height")}
+        d = {k: pick(v) for k, v in d.items() if k not in ("request_kib", "client_nodes")}
+        dparts = {k: pick(v) for k, v in dparts.items()}
+        per_brick, per_standby = pick(per_brick[server : server + 1])[0], pick(per_standby[server : server + 1])[0]
+    else:
+        per_brick, per_standby = per_brick[server], per_standby[server]
+    paired = d["paired"]
+
+    # per design: everything below scales with the counts, written into two blocks
+    gn = (n_lines, n)
+    res = _Block((22 + 5 * n_lines + n_dparts) * n)  # sized to what is taken below and in pack_racks
+    work = _Block((6 * n_lines + 9 + n_dparts) * n)
+    flags = _Block((2 * n_lines + 4) * n, dtype=bool)
+    t2g = work.take(2, *gn)
+    tg, tg2 = work.take(*gn), work.take(*gn)
+    tn, tn2 = work.take(n), work.take(n)
+    t2n = work.take(2, n)
+    tdn = work.take(n_dparts, n)
+    fg = flags.take(*gn)
+
+    def per_line_total(per_brick_figure, out):
+        np.multiply(count, per_brick_figure, out=tg)
+        return np.add.reduce(tg, axis=0, out=out)
+
+    # throughput of the system: the bricks, capped by the clients and the fabric
+    np.multiply(brick, count, out=t2g)
+    bricks_sum = np.add.reduce(t2g, axis=1, out=work.take(2, n))  # (2, N)
+    clients, fabric = d["clients_gbps"], d["fabric_gbps"]
+    cap = np.minimum(clients, fabric)
+    system = np.minimum(bricks_sum, clients, out=res.take(2, n))
+    np.minimum(system, fabric, out=system)
+    system_limit = res.take(2, n).view(np.int64)  # 0 the bricks, 1 clients, 2 fabric
+    f2 = flags.take(2, n)
+    np.less(fabric, bricks_sum, out=f2)
+    np.multiply(f2, 2, out=system_limit)
+    np.minimum(bricks_sum, fabric, out=t2n)
+    np.less(clients, t2n, out=f2)
+    np.copyto(system_limit, 1, where=f2)
 
     # one OSS server down: its HA partner serves both bricks through one server and network adapter
-    net = stages[throughput.NETWORK]
-    pair_degraded = np.minimum(2.0 * back_eff, net)
-    loss_paired = np.where(count >= 2, 2.0 * brick - pair_degraded, 0.0)
-    loss = np.where(paired[None], loss_paired, np.where(count > 0, brick, 0.0))
-    degraded = np.minimum(np.maximum(bricks_sum - np.max(loss, axis=2), 0.0), np.minimum(clients, fabric))
+    loss = t2g
+    loss.fill(0.0)
+    one_failover = paired.shape[-1] == 1
+    if not one_failover or paired[0]:
+        np.greater_equal(count, 2, out=fg)
+        np.copyto(loss, pair_loss, where=fg)
+    if not one_failover:
+        unpaired = work.take(2, *gn)
+        unpaired.fill(0.0)
+        np.greater(count, 0, out=fg)
+        np.copyto(unpaired, brick, where=fg)
+        np.copyto(loss, unpaired, where=~paired)
+    elif not paired[0]:
+        np.greater(count, 0, out=fg)
+        np.copyto(loss, brick, where=fg)
+    degraded = res.take(2, n)
+    np.subtract(bricks_sum, np.maximum.reduce(loss, axis=1, out=t2n), out=degraded)
+    np.maximum(degraded, 0.0, out=degraded)
+    np.minimum(degraded, cap, out=degraded)
 
-    # parts
-    standby = np.where(paired & (np.mod(count, 2) == 1), 1.0, 0.0)
-    part_qty = count[..., None] * parts["per_brick"] + standby[..., None] * parts["per_standby"]
-    brick_power = np.sum(parts["per_brick"] * parts["power"], axis=2)
-    brick_weight = np.sum(parts["per_brick"] * parts["weight"], axis=2)
-    standby_power = np.sum(parts["per_standby"] * parts["power"], axis=2)
-    standby_weight = np.sum(parts["per_standby"] * parts["weight"], axis=2)
+    # standby servers: one per odd line under HA pairing (count / 2 has a fractional part of 1/2)
+    standby = res.take(*gn)
+    np.multiply(count, 0.5, out=tg)
+    np.subtract(tg, np.floor(tg, out=tg2), out=tg)
+    np.equal(tg, 0.5, out=fg)
+    if not one_failover:
+        np.logical_and(fg, paired, out=fg)
+    if one_failover and not paired[0]:
+        standby.fill(0.0)
+    else:
+        np.copyto(standby, fg)
 
     # rack fit
     pack = pack_racks(
@@ -473,57 +774,81 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
         usable_units=d["rack_usable_units"],
         first_rack_reserved=d["md_reserved_units"],
         separate_metadata=d["md_separate"],
+        block=res,
+        work=work,
+        flags=flags,
     )
     racks = pack["racks"]
-    md = d["md_counted"].astype(float)
-    switch_units = d["rack_units"] - d["rack_usable_units"]
-    units_used = np.sum(count * b["brick_height"] + standby * b["standby_height"], axis=1) + racks * switch_units + md * d["md_height"]
-    free_units = np.maximum(racks * d["rack_units"] - units_used, 0.0)
-    dpart_qty = dparts["fixed"] + racks[:, None] * dparts["per_rack"] + np.ceil(free_units[:, None] * dparts["per_free_unit"])
+    units_used = res.take(n)
+    np.multiply(count, b["brick_height"], out=tg)
+    tg += np.multiply(standby, b["standby_height"], out=tg2)
+    np.add.reduce(tg, axis=0, out=units_used)
+    units_used += np.multiply(racks, d["rack_units"] - d["rack_usable_units"], out=tn)
+    units_used += d["md_counted"] * d["md_height"]
+    free_units = res.take(n)
+    np.multiply(racks, d["rack_units"], out=free_units)
+    free_units -= units_used
+    np.maximum(free_units, 0.0, out=free_units)
+    dpart_qty = res.take(n_dparts, n)  # fixed + racks x per rack + ceil(free units x per free unit)
+    np.multiply(racks, dparts["per_rack"], out=dpart_qty)
+    np.add(dparts["fixed"], dpart_qty, out=dpart_qty)
+    per_free = dparts["per_free_unit"]
+    for k in range(n_dparts):
+        if per_free.shape[-1] == 1 and per_free[k, 0] == 0.0:
+            continue  # ceil(0) adds nothing
+        np.ceil(np.multiply(free_units, per_free[k], out=tn), out=tn)
+        dpart_qty[k] += tn
 
-    # power, weight and price: every part once
-    power = np.sum(part_qty * parts["power"], axis=(1, 2)) + np.sum(dpart_qty * dparts["power"], axis=1)
-    weight = np.sum(part_qty * parts["weight"], axis=(1, 2)) + np.sum(dpart_qty * dparts["weight"], axis=1)
-    hardware = np.sum(part_qty * parts["price"], axis=(1, 2)) + np.sum(dpart_qty * dparts["price"], axis=1)
-    brick_servers = np.sum(part_qty[..., PARTS.index("server")], axis=1)
-    all_servers = brick_servers + np.sum(dpart_qty * dparts["server"], axis=1)
-    support = all_servers * d["support_per_server_year"] * d["years"]
-    capex = hardware + support
-    opex = power / 1000.0 * HOURS_PER_YEAR * d["years"] * d["pue"] * d["energy_price"]
+    # power, weight and price: per-brick figures x counts, plus every design part once
+    def total(per_brick_figure, per_standby_figure, design_figure):
+        out = res.take(n)
+        np.multiply(count, per_brick_figure, out=tg)
+        np.add(tg, np.multiply(standby, per_standby_figure, out=tg2), out=tg)
+        np.add.reduce(tg, axis=0, out=out)
+        _row_sum(dpart_qty, design_figure, tn2, tn, tdn)
+        out += tn2
+        return out
 
-    disks_brick = parts["per_brick"][..., PARTS.index("disk")]
+    power = total(brick_power, standby_power, dparts["power"])
+    weight = total(brick_weight, standby_weight, dparts["weight"])
+    hardware = total(brick_price, standby_price, dparts["price"])
+    all_servers = total(per_brick, per_standby, dparts["server"])
+    # (in the order the figures were always multiplied: the rounded cents stay the same)
+    support = np.multiply(all_servers, d["support_per_server_year"], out=res.take(n))
+    support *= d["years"]
+    capex = np.add(hardware, support, out=res.take(n))
+    opex = np.divide(power, 1000.0, out=res.take(n))
+    for factor in (HOURS_PER_YEAR, d["years"], d["pue"], d["energy_price"]):
+        opex *= factor
+    grand_total = np.add(capex, opex, out=res.take(n))
+
+    first = lambda a: _design_first(a, n)  # noqa: E731
     return BatchResult(
-        usable_bytes=usable,
-        raw_bytes=np.sum(count * disks_brick * b["disk_bytes"], axis=1),
-        osts=np.sum(count * osts_brick, axis=1),
-        disks=np.sum(count * disks_brick, axis=1),
+        usable_bytes=per_line_total(brick_usable, res.take(n)),
+        raw_bytes=per_line_total(brick_bytes, res.take(n)),
+        osts=per_line_total(osts_brick, res.take(n)),
+        disks=per_line_total(disks_brick, res.take(n)),
         servers=all_servers,
-        enclosures=np.sum(count * enclosures, axis=1),
+        enclosures=per_line_total(enclosures, res.take(n)),
         read_gbps=system[0],
         write_gbps=system[1],
         system_limit=system_limit,
-        stages=stages,
-        brick_gbps=brick,
-        backend_gbps=back_eff,
-        limiting=limiting,
         degraded_gbps=degraded,
-        standby=standby,
-        part_qty=part_qty,
-        dpart_qty=dpart_qty,
-        brick_power=brick_power,
-        brick_weight=brick_weight,
-        standby_power=standby_power,
-        standby_weight=standby_weight,
-        pack=pack,
+        standby=standby.T,
+        dpart_qty=dpart_qty.T,
+        pack={k: first(v) if isinstance(v, np.ndarray) and v.ndim == 2 else v for k, v in pack.items()},
         hardware=hardware,
         support=support,
         capex=capex,
         opex=opex,
-        total=capex + opex,
+        total=grand_total,
         power_w=power,
         weight_kg=weight,
         rack_count=racks,
         racks_fit=pack["fits"],
         units_used=units_used,
         free_units=free_units,
+        count=count.T,
+        per_option=per_option,
+        rows=rows,
     )

@@ -106,6 +106,10 @@ class DiskParams:
     inner_mbps: float | None = None
     form_factor: str = "3.5"
     interface: str = "nl-sas"
+    afr_percent: float = 0.0
+    """Annualised failure rate, % (data sheet); 0: unknown (`reliability` then assumes its default)."""
+    ure_per_bit: float = 0.0
+    """Unrecoverable read errors per bit read (data sheet: 1e-14, 1e-15, 1e-16); 0: unknown."""
 
     @property
     def sustained_factor(self) -> float:
@@ -193,6 +197,10 @@ class RaidLayout:
     groups: int
     spares: int = 0
     segment_kib: int = 128
+    declustered: bool = False
+    """Declustered parity (dRAID, GPFS/Spectrum Scale RAID, dynamic disk pools): the enclosure's
+    groups and spares form one pool, stripes spread over all its disks, so a rebuild reads and
+    writes on every disk of the pool (see `reliability.py`)."""
 
     @property
     def group_disks(self) -> int:

@@ -19,48 +19,98 @@ import numpy as np
 from .inputs import BTU_PER_H_PER_W, PARTS, DesignInput
 
 
-def pack_racks(*, heights, counts, weights, standby, standby_height, usable_units, first_rack_reserved, separate_metadata) -> dict:
+def pack_racks(
+    *,
+    heights,
+    counts,
+    weights,
+    standby,
+    standby_height,
+    usable_units,
+    first_rack_reserved,
+    separate_metadata,
+    block=None,
+    work=None,
+    flags=None,
+) -> dict:
     """Racks needed per design, and how each line is spread over them (vectorised over designs).
 
-    heights, counts, weights, standby, standby_height: (N, G); usable_units, first_rack_reserved,
-    separate_metadata: (N,). Returns arrays: `racks` (N,), `fits` (N,) False where an item is
-    taller than a rack, `order` (N, G) lines heaviest first, and per position in that order
-    (N, G): `fit_now` bricks into the rack open when the line starts, `new` racks opened for the
-    line, `per_rack` bricks in each full new rack, `last` in the last one, `standby_new` whether
-    the standby server opened a rack of its own.
+    Arrays are design last (see `batch`): heights, counts, weights, standby, standby_height (G, N);
+    usable_units, first_rack_reserved, separate_metadata (N,). Any of them but the counts and the
+    standby servers may have a single design column shared by all (N = 1): the order lines are
+    packed in is then found once. Returns arrays: `racks` (N,), `fits` (N,) False where an item is
+    taller than a rack, `order` (G, N) lines heaviest first, and per position in that order (G, N):
+    `fit_now` bricks into the rack open when the line starts, `new` racks opened for the line,
+    `per_rack` bricks in each full new rack, `last` in the last one, `standby_new` whether the
+    standby server opened a rack of its own. `block`, `work` and `flags` (`batch._Block`s) give the
+    memory for the results, the scratch arrays and the boolean ones.
     """
-    heights = np.asarray(heights, dtype=float)
+    from .batch import _Block
+
     counts = np.asarray(counts, dtype=float)
-    n_designs, n_groups = heights.shape
-    order = np.argsort(-np.asarray(weights, dtype=float), axis=1, kind="stable")
+    standby = np.asarray(standby, dtype=float)
+    heights = np.asarray(heights, dtype=float)
+    standby_height = np.asarray(standby_height, dtype=float)
+    n_groups, n_designs = counts.shape
+    block = block if block is not None else _Block((5 * n_groups + 1) * n_designs)
+    work = work if work is not None else _Block(4 * n_designs)
+    flags = flags if flags is not None else _Block((n_groups + 3) * n_designs, dtype=bool)
+    order = np.argsort(-np.asarray(weights, dtype=float), axis=0, kind="stable")
+    shared_order = order.shape[1] == 1
+    cols = np.arange(n_designs)
+
+    def line(a, j):
+        """Row j of the packing order: a row view when every design shares the order."""
+        if a.shape[1] == 1 or shared_order:
+            return a[order[j, 0]] if shared_order else a[order[j], 0]
+        return a[order[j], cols]
+
     cap = np.asarray(usable_units, dtype=float)
-    free = cap - np.asarray(first_rack_reserved, dtype=float)
-    racks = np.ones(n_designs)
-    fits = free >= 0
-    rows = np.arange(n_designs)
-    out = {name: np.zeros((n_designs, n_groups)) for name in ("fit_now", "new", "per_rack", "last")}
-    out["standby_new"] = np.zeros((n_designs, n_groups), dtype=bool)
+    free = work.take(n_designs)
+    free[...] = cap - np.asarray(first_rack_reserved, dtype=float)
+    racks = block.take(n_designs)
+    racks.fill(1.0)
+    fits = flags.take(n_designs)
+    np.greater_equal(free, 0, out=fits)
+    out = {name: block.take(n_groups, n_designs) for name in ("fit_now", "new", "per_rack", "last")}
+    out["standby_new"] = flags.take(n_groups, n_designs)
+    tmp, tmp2 = work.take(n_designs), work.take(n_designs)
+    flag = flags.take(n_designs)
     for j in range(n_groups):
-        g = order[:, j]
-        h = heights[rows, g]
-        c = counts[rows, g]
-        fits &= ~((c > 0) & (h > cap))
+        h = line(heights, j)
+        c = line(counts, j)
+        too_tall = h > cap
+        if too_tall.any():
+            fits &= ~((c > 0) & too_tall)
         h_safe = np.where(h > 0, h, 1.0)
         per_rack = np.maximum(np.floor(cap / h_safe), 1.0)
-        fit_now = np.minimum(c, np.floor(np.maximum(free, 0) / h_safe))
-        remaining = c - fit_now
-        new = np.ceil(remaining / per_rack)
-        last = remaining - np.maximum(new - 1, 0) * per_rack
-        free = np.where(new > 0, cap - last * h, free - fit_now * h)
-        racks = racks + new
-        s = np.asarray(standby, dtype=float)[rows, g] > 0
-        sh = np.asarray(standby_height, dtype=float)[rows, g]
-        need_new = s & (free < sh)
-        racks = racks + need_new
-        free = np.where(need_new, cap - sh, np.where(s, free - sh, free))
-        out["fit_now"][:, j], out["new"][:, j], out["per_rack"][:, j], out["last"][:, j] = fit_now, new, per_rack, last
-        out["standby_new"][:, j] = need_new
-    out.update(racks=racks + np.asarray(separate_metadata, dtype=float), fits=fits, order=order)
+        fit_now, new, last = out["fit_now"][j], out["new"][j], out["last"][j]
+        out["per_rack"][j] = per_rack
+        # bricks into the open rack: min(c, floor(max(free, 0) / h))
+        np.maximum(free, 0, out=tmp)
+        np.divide(tmp, h_safe, out=tmp)
+        np.minimum(c, np.floor(tmp, out=tmp), out=fit_now)
+        remaining = np.subtract(c, fit_now, out=tmp2)
+        np.ceil(np.divide(remaining, per_rack, out=new), out=new)
+        # in the last new rack: remaining - max(new - 1, 0) x per_rack
+        np.subtract(new, 1, out=last)
+        np.maximum(last, 0, out=last)
+        np.multiply(last, per_rack, out=last)
+        np.subtract(remaining, last, out=last)
+        # free units: a new rack's after its last bricks, else the open rack's after fit_now
+        np.subtract(cap, np.multiply(last, h, out=tmp), out=tmp)
+        free -= np.multiply(fit_now, h, out=tmp2)
+        np.copyto(free, tmp, where=np.greater(new, 0, out=flag))
+        racks += new
+        s = line(standby, j) > 0
+        sh = line(standby_height, j)
+        need_new = out["standby_new"][j]
+        np.logical_and(s, np.less(free, sh, out=need_new), out=need_new)
+        racks += need_new
+        np.copyto(free, np.subtract(free, sh, out=tmp), where=s)
+        np.copyto(free, cap - sh, where=need_new)
+    racks += np.asarray(separate_metadata, dtype=float)
+    out.update(racks=racks, fits=fits, order=order)
     return out
 
 

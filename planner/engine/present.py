@@ -8,6 +8,7 @@ from .capacity import mdt_figures
 from .cost import bill_of_materials
 from .inputs import STAGES, DesignInput
 from .layout import heat_btu_per_h, rack_layouts
+from .reliability import design_reliability, ost_balance
 from .results import Evaluation
 from .units import PIB, TB, TIB
 
@@ -23,9 +24,11 @@ def _stage_value(value: float) -> float | None:
 
 def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
     out = []
+    stages = res.stages[:, :, row, :].tolist()  # [stage][read, write][line], Python floats
+    limiting = res.limiting[:, row, :].tolist()  # [read, write][line]
     for j, group in enumerate(design.bricks):
         for s, stage in enumerate(STAGES):
-            r, w = res.stages[s, 0, row, j], res.stages[s, 1, row, j]
+            r, w = stages[s][0][j], stages[s][1][j]
             if r == float("inf") and w == float("inf"):
                 continue  # a stage this brick does not have (no expansion enclosure, no HBA, not measured)
             out.append(
@@ -34,7 +37,7 @@ def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
                     "stage": stage,
                     "read_gbps": _stage_value(r),
                     "write_gbps": _stage_value(w),
-                    "limiting": {"read": bool(res.limiting[0, row, j] == s), "write": bool(res.limiting[1, row, j] == s)},
+                    "limiting": {"read": limiting[0][j] == s, "write": limiting[1][j] == s},
                 }
             )
     return out
@@ -273,7 +276,7 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
             warnings.append(
                 f"{group.name}: one brick is {group.height_u}U and does not fit in a {design.rack.name} ({design.rack.usable_units}U free under its switches)."
             )
-    bottleneck = res.bottleneck_names()[row]
+    bottleneck = res.bottleneck_names([row])[0]
     if design.clients is not None and "clients" in bottleneck:
         c = design.clients
         warnings.append(
@@ -305,6 +308,24 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         for op in design.calibration.get("unmeasured", []):
             warnings.append(f"Calibration '{design.calibration['name']}' measured no {op}s: {op}s use the data sheets' figures.")
     usable = float(res.usable_bytes[row])
+    n_lines = len(design.bricks)
+    sustained = [float(batch.groups["disk_read_mbps"][row, j]) for j in range(n_lines)]
+    per_brick = res.brick_gbps[:, row, :].tolist()  # [read, write][line]
+    reliability = design_reliability(design, sustained, per_brick[0][:n_lines], per_brick[1][:n_lines])
+    balance = ost_balance(
+        design,
+        [per_brick[0][j] * g.count for j, g in enumerate(design.bricks)],
+        [per_brick[1][j] * g.count for j, g in enumerate(design.bricks)],
+        float(res.read_gbps[row]),
+        float(res.write_gbps[row]),
+    )
+    if balance is not None and balance["uneven"]:
+        warnings.append(
+            f"OST sizes differ by {balance['spread']:.0%} ({balance['ost_tib_smallest']:g} to {balance['ost_tib_largest']:g} TiB): "
+            "Lustre's allocator weights new objects by free space, so the bigger OSTs receive more and the smaller ones fill first; "
+            f"once they are full, only the {', '.join(balance['largest_lines'])} bricks take new data, at {balance['write_gbps_once_smaller_full']:g} GB/s "
+            f"write and {balance['read_gbps_once_smaller_full']:g} GB/s read instead of {float(res.write_gbps[row]):.2f} and {float(res.read_gbps[row]):.2f}."
+        )
     return Evaluation(
         name=design.name,
         usable_pib=usable / PIB,
@@ -334,4 +355,6 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         assumptions=_assumptions(design, batch, row),
         sources=sources,
         metadata=_metadata(design),
+        reliability=reliability,
+        ost_balance=balance,
     )

@@ -32,6 +32,10 @@ class Evaluation:
     assumptions: list = field(default_factory=list)
     sources: dict = field(default_factory=dict)
     metadata: dict | None = None
+    reliability: dict | None = None
+    """Rebuild time and throughput while rebuilding per line; MTTDL and annual data-loss probability."""
+    ost_balance: dict | None = None
+    """OSTs of different sizes (mixed generations): None when every OST has the same size."""
 
     def as_dict(self) -> dict:
         return {
@@ -57,4 +61,6 @@ class Evaluation:
             "assumptions": self.assumptions,
             "sources": self.sources,
             "metadata": self.metadata,
+            "reliability": self.reliability,
+            "ost_balance": self.ost_balance,
         }

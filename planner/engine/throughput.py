@@ -1,8 +1,9 @@
 """Throughput: per-stage limits of a brick, read and write, and the stage that limits each.
 
-Vectorised over designs x brick groups: `b` is a mapping of (N, G) arrays (see `batch.GROUP_FIELDS`),
-results are GB/s (10^9 bytes/s) laid out stages first, (S, 2, N, G), so that reductions over the
-stages run over the leading axis. The model, stage by stage:
+Vectorised over brick lines and designs: `b` is a mapping of arrays of one common (broadcastable)
+shape, in `batch.evaluate_batch` design last, (G, N) (see `batch.GROUP_FIELDS`); results are GB/s
+(10^9 bytes/s) laid out stages first, (S, 2, G, N), so that the minimum over the stages runs over
+the leading axis, row by contiguous row. The model, stage by stage:
 
 - disks: the disks' surface-averaged sustained rate (outer and inner zone, see
   `DiskParams.sustained_factor`). Reads: data disks, or every disk of a RAID 10 group (both
@@ -52,9 +53,9 @@ def request_kib_at_controller(request_kib, controller_max_kib):
 
 
 def stage_limits(b, *, request_kib, paired):
-    """Per-brick stage limits in GB/s, shape (S, 2, N, G): [stage, (read, write), design, group].
+    """Per-brick stage limits in GB/s, shape (S, 2) + the arrays' shape: [stage, (read, write), line, design].
 
-    `request_kib` (N, 1) and `paired` (N, 1) broadcast against the group arrays."""
+    `request_kib` and `paired` (per design) broadcast against the group arrays."""
     inf = np.inf
     n = b["raid_data"]
     p = b["raid_parity"]
@@ -120,7 +121,7 @@ def measured_end_to_end(stages, b, *, clients_per_brick):
     bricks = b["cc_bricks"]
     if not (bricks > 0).any():
         return
-    nodes = np.maximum(np.asarray(clients_per_brick, dtype=float)[:, None] * bricks, 1.0)
+    nodes = np.maximum(np.asarray(clients_per_brick, dtype=float) * bricks, 1.0)
     for op, name in ((0, "read"), (1, "write")):
         lam, sigma, kappa, peak = (b[f"cc_{name}_{k}"] for k in ("lam", "sigma", "kappa", "peak"))
         x = lam * nodes / (1.0 + sigma * (nodes - 1.0) + kappa * nodes * (nodes - 1.0))
@@ -129,18 +130,24 @@ def measured_end_to_end(stages, b, *, clients_per_brick):
 
 
 def backend(stages):
-    """The back end (GB/s, (2, N, G)) and the stage that sets it: a measured back end replaces the
+    """The back end (GB/s, (2, G, N)) and the stage that sets it: a measured back end replaces the
     data-sheet stages it measured; otherwise the smallest of them."""
-    sheet = stages[:MEASURED]
-    idx = np.argmin(sheet, axis=0)
-    value = np.min(sheet, axis=0)
+    # the smallest stage and the first stage that has it, one stage row at a time (np.argmin over a
+    # leading axis copies the array to put that axis last)
+    value = stages[0].copy()
+    idx = np.zeros(value.shape, dtype=np.intp)
+    smaller = np.empty(value.shape, dtype=bool)
+    for s in range(1, MEASURED):
+        np.less(stages[s], value, out=smaller)
+        np.copyto(value, stages[s], where=smaller)
+        np.copyto(idx, s, where=smaller)
     measured = stages[MEASURED]
     has = np.isfinite(measured)
     return np.where(has, measured, value), np.where(has, MEASURED, idx)
 
 
 def brick_delivery(stages, efficiency):
-    """Delivered GB/s per brick (2, N, G), the limiting stage (2, N, G) and the back end after
+    """Delivered GB/s per brick (2, G, N), the limiting stage (2, G, N) and the back end after
     efficiency: min(back end x efficiency, network, a measured end-to-end curve)."""
     back, back_idx = backend(stages)
     back_eff = back * efficiency

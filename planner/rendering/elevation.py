@@ -6,8 +6,14 @@ Modelled on the idea of NetBox's rack elevation renderer: small methods named by
 role/pair/face), not querysets, so it is testable without a database and the same drawing serves
 the designer, the shared page and the PDF rack sheet.
 
-- `render_racks(racks, view=)`: one SVG per rack, drawn narrow enough that a row of five fits a
-  550 px panel with readable labels (short labels such as "OSS 3a"; the full text is the tooltip).
+- `render_racks(racks, view=, compact=)`: one SVG per rack, drawn narrow enough that a row of five
+  fits a 550 px panel with readable labels (short labels such as "OSS 3a"; the full text is the
+  tooltip). `compact=True` (the printed sheet) leaves out what paper cannot use or the sheet's table
+  already gives: tooltips and the power/weight/heat caption.
+
+Text is what costs in the PDF: WeasyPrint lays out every character of an SVG `<text>` on its own,
+so the drawing keeps characters few: unit numbers are one `<text>` run per rack with a position per
+digit, labels are drawn only where they fit, fonts are attributes (no `<style>` to match per node).
 - `render_summary(racks, width=)`: past `SUMMARY_LIMIT` racks, one SVG with a compact column per
   rack (units per role, stacked, with counts) wrapped to the width, so 500 bricks stay one screen.
 - `legend_html(racks)`: the colour of every role present, for under the row.
@@ -38,6 +44,7 @@ SHORT = {"mgs": "MGS", "management": "Mgmt"}
 SERVER_ROLES = {"oss", "internal", "mds", "mgs", "management"}
 FREE = ("Free (blanking panel)", "#ffffff")
 SUMMARY_LIMIT = 12  # more racks than this: the row becomes a summary strip
+FONT_FAMILY = "system-ui, 'DejaVu Sans', sans-serif"  # DejaVu Sans: the font the PDF sheet is set in
 
 
 def item_role(item: dict) -> str:
@@ -130,13 +137,24 @@ class RackElevationSVG:
     TITLE_HEIGHT = 14
     CAPTION_HEIGHT = 22
     FONT = 7.5  # device labels; what fits one unit
+    UNIT_FONT = 6.5
     CHAR_WIDTH = 0.58  # of the font size, for "does the label fit"
+    DIGIT_WIDTH = 0.636  # advance of a digit in DejaVu Sans (tabular figures), of the font size
 
-    def __init__(self, rack: dict, *, view: str = "front", title: str | None = None, pairs: dict[str, str] | None = None):
+    def __init__(
+        self,
+        rack: dict,
+        *,
+        view: str = "front",
+        title: str | None = None,
+        pairs: dict[str, str] | None = None,
+        compact: bool = False,
+    ):
         if view not in ("front", "rear"):
             raise ValueError("view is 'front' or 'rear'")
         self.rack = rack
         self.view = view
+        self.compact = compact
         self.units = int(rack["units_total"])
         items = sorted(rack.get("items", []), key=lambda it: it.get("u", 0))
         self.pdus = [it for it in items if item_role(it) == "pdu" or int(it.get("height", 0) or 0) == 0]
@@ -149,7 +167,7 @@ class RackElevationSVG:
         }
         self.width = self.MARGIN * 2 + self.RAIL_WIDTH * 2 + self.DEVICE_WIDTH
         self.top = self.TITLE_HEIGHT + self.MARGIN
-        self.height = self.top + self.units * self.UNIT_HEIGHT + self.MARGIN + self.CAPTION_HEIGHT
+        self.height = self.top + self.units * self.UNIT_HEIGHT + self.MARGIN + (self.MARGIN if compact else self.CAPTION_HEIGHT)
         self.parts: list[str] = []
 
     # geometry ------------------------------------------------------------------------------
@@ -168,16 +186,12 @@ class RackElevationSVG:
         return "full"  # from the rear: the rear faces of full-depth devices and what is mounted at the back
 
     # drawing steps ---------------------------------------------------------------------------
-    def draw_style(self) -> None:
-        self.parts.append(
-            "<style>text{font-family:system-ui,'DejaVu Sans',sans-serif}.title{font-size:9px;font-weight:600;fill:#1d2430}"
-            ".unit{font-size:6.5px}.label{font-size:7.5px}.tag{font-size:6px;font-weight:600}"
-            ".caption{font-size:7px;fill:#39414f}.pdu-label{font-size:6px;fill:#ffffff}</style>"
-        )
-
     def draw_title(self) -> None:
         view = " · rear" if self.view == "rear" else ""
-        self.parts.append(f'<text class="title" x="{self.width / 2}" y="10" text-anchor="middle">{escape(self.title + view)}</text>')
+        self.parts.append(
+            f'<text class="title" x="{self.width / 2}" y="10" text-anchor="middle" font-size="9" font-weight="600" '
+            f'fill="#1d2430">{escape(self.title + view)}</text>'
+        )
 
     def draw_frame(self) -> None:
         h = self.units * self.UNIT_HEIGHT
@@ -186,21 +200,40 @@ class RackElevationSVG:
             f'fill="#3a4150" stroke="#1d2430" stroke-width="1.5"/>'
         )
 
+    def unit_positions(self) -> list[tuple[int, float, float]]:
+        """(unit, x where its number starts, baseline y) for U1 and every fifth unit, on the left rail:
+        centred on the rail from the front, right-aligned clear of the PDU channel from the rear."""
+        digit = self.UNIT_FONT * self.DIGIT_WIDTH
+        positions = []
+        for u in [1, *range(5, self.units + 1, 5)]:
+            width = len(str(u)) * digit
+            if self.view == "rear":
+                x = self.MARGIN + self.RAIL_WIDTH - 5 - width
+            else:
+                x = self.MARGIN + self.RAIL_WIDTH / 2 - 0.5 - width / 2
+            positions.append((u, x, self._y(u) + self.UNIT_HEIGHT * 0.75))
+        return positions
+
     def draw_unit_numbers(self) -> None:
-        """Tick marks for every unit (one path per rail) and numbers at U1 and every fifth unit (left rail)."""
+        """Tick marks for every unit (one path per rail) and numbers at U1 and every fifth unit (left
+        rail), all the numbers one <text> run with a position for each digit."""
         x0, x1 = self.MARGIN, self.MARGIN + self.RAIL_WIDTH + self.DEVICE_WIDTH
         h, u = self.units * self.UNIT_HEIGHT, self.UNIT_HEIGHT
         self.parts.append(  # a 3-wide vertical stroke dashed every unit: one tick per unit boundary
             f'<path class="ticks" d="M{x0 + self.RAIL_WIDTH - 1.5} {self.top}v{h}M{x1 + 1.5} {self.top}v{h}" stroke="#8d96a6" '
             f'stroke-width="3" stroke-dasharray="0.5 {u - 0.5}"/>'
         )
-        for u in [1, *range(5, self.units + 1, 5)]:
-            y = self._y(u) + self.UNIT_HEIGHT * 0.75
-            if self.view == "rear":  # clear of the PDU in the left channel
-                x, anchor = x0 + self.RAIL_WIDTH - 5, "end"
-            else:
-                x, anchor = x0 + self.RAIL_WIDTH / 2 - 0.5, "middle"
-            self.parts.append(f'<text class="unit" x="{x}" y="{y}" text-anchor="{anchor}" fill="#dfe3ea">{u}</text>')
+        digit = self.UNIT_FONT * self.DIGIT_WIDTH
+        chars, xs, ys = [], [], []
+        for u, x, y in self.unit_positions():
+            for k, char in enumerate(str(u)):
+                chars.append(char)
+                xs.append(f"{x + k * digit:.2f}")
+                ys.append(f"{y:g}")
+        self.parts.append(
+            f'<text class="unit" aria-hidden="true" x="{" ".join(xs)}" y="{" ".join(ys)}" font-size="{self.UNIT_FONT}" '
+            f'fill="#dfe3ea">{"".join(chars)}</text>'
+        )
 
     def draw_free_space(self) -> None:
         """Each run of free units as one rect (blanking panels), a faint line between units."""
@@ -252,7 +285,7 @@ class RackElevationSVG:
             )
             if tag:
                 attrs += f' data-pair="{escape(str(pair))}"'
-            body = [f"<title>{escape(tip)}</title>"]
+            body = [] if self.compact else [f"<title>{escape(tip)}</title>"]
             if shown == "behind":
                 body.append(
                     f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{self.DEVICE_WIDTH - 1}" height="{h - 1}" fill="#eef0f4" '
@@ -272,13 +305,15 @@ class RackElevationSVG:
                 label = "Standby"
             if h >= self.FONT + 1 and self._fits(label, self.DEVICE_WIDTH - 4 - tag_width, self.FONT):
                 body.append(
-                    f'<text class="label" x="{x + 2.5}" y="{y + min(h, 2 * self.UNIT_HEIGHT) / 2 + 2.6}" fill="{ink}">{escape(label)}</text>'
+                    f'<text class="label" x="{x + 2.5}" y="{y + min(h, 2 * self.UNIT_HEIGHT) / 2 + 2.6}" font-size="{self.FONT}" '
+                    f'fill="{ink}">{escape(label)}</text>'
                 )
             if tag:
                 tx = x + self.DEVICE_WIDTH - tag_width - 1
                 body.append(
                     f'<rect class="ha" x="{tx}" y="{y + 1.5}" width="{tag_width}" height="7" rx="1.5" fill="#ffffff" stroke="#1d2430" stroke-width="0.4"/>'
-                    f'<text class="tag" x="{tx + tag_width / 2}" y="{y + 7}" text-anchor="middle" fill="#1d2430">{tag}</text>'
+                    f'<text class="tag" x="{tx + tag_width / 2}" y="{y + 7}" text-anchor="middle" font-size="6" font-weight="600" '
+                    f'fill="#1d2430">{tag}</text>'
                 )
             self.parts.append(f"<g {attrs}>{''.join(body)}</g>")
 
@@ -299,14 +334,19 @@ class RackElevationSVG:
             tip = f"{full} (0U, rear{', ' + _fmt(item['power_w']) + ' W' if item.get('power_w') else ''})"
             label = short_label(item, "pdu") if len(self.pdus) > 1 else "PDU"
             cx, cy = x + 2.25, y + h / 2
+            tooltip = "" if self.compact else f"<title>{escape(tip)}</title>"
             self.parts.append(
-                f'<g class="device pdu" data-role="pdu" data-item="{escape(str(item.get("item", "")))}"><title>{escape(tip)}</title>'
+                f'<g class="device pdu" data-role="pdu" data-item="{escape(str(item.get("item", "")))}">{tooltip}'
                 f'<rect x="{x}" y="{y}" width="4.5" height="{h}" rx="1" fill="{colour}" stroke="#1d2430" stroke-width="0.4"/>'
-                f'<text class="pdu-label" x="{cx}" y="{cy}" text-anchor="middle" transform="rotate(-90 {cx} {cy})" dy="2">{escape(label)}</text></g>'
+                f'<text class="pdu-label" x="{cx}" y="{cy}" text-anchor="middle" transform="rotate(-90 {cx} {cy})" dy="2" '
+                f'font-size="6" fill="#ffffff">{escape(label)}</text></g>'
             )
 
     def draw_caption(self) -> None:
-        """Power and weight, heat (when the evaluation gives it) under the rack."""
+        """Power and weight, heat (when the evaluation gives it) under the rack; not in compact
+        drawings (the sheet's rack table gives the same figures)."""
+        if self.compact:
+            return
         rack = self.rack
         y = self.top + self.units * self.UNIT_HEIGHT + self.MARGIN + 8
         lines = []
@@ -315,7 +355,10 @@ class RackElevationSVG:
         if rack.get("heat_btu_per_h") is not None:
             lines.append(f"{_fmt(rack['heat_btu_per_h'])} BTU/h")
         for k, line in enumerate(lines[:2]):
-            self.parts.append(f'<text class="caption" x="{self.width / 2}" y="{y + k * 8.5}" text-anchor="middle">{escape(line)}</text>')
+            self.parts.append(
+                f'<text class="caption" x="{self.width / 2}" y="{y + k * 8.5}" text-anchor="middle" font-size="7" '
+                f'fill="#39414f">{escape(line)}</text>'
+            )
 
     def describe(self) -> str:
         rack = self.rack
@@ -332,7 +375,6 @@ class RackElevationSVG:
     def render(self) -> str:
         """The SVG document for this rack and view."""
         self.parts = []
-        self.draw_style()
         self.draw_title()
         self.draw_frame()
         self.draw_unit_numbers()
@@ -344,7 +386,7 @@ class RackElevationSVG:
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="rack-elevation" role="img" data-rack="{escape(str(self.rack.get("index", "")))}" '
             f'data-view="{self.view}" aria-label="{escape(self.describe())}" width="{self.width}" height="{self.height}" '
-            f'viewBox="0 0 {self.width} {self.height}"><title>{escape(self.describe())}</title>{body}</svg>'
+            f'viewBox="0 0 {self.width} {self.height}" font-family="{FONT_FAMILY}"><title>{escape(self.describe())}</title>{body}</svg>'
         )
 
 
@@ -446,10 +488,10 @@ def legend_html(racks: list[dict]) -> str:
     return f'<ul class="rack-legend">{items}</ul>'
 
 
-def render_racks(racks: list[dict], *, view: str = "front") -> list[str]:
+def render_racks(racks: list[dict], *, view: str = "front", compact: bool = False) -> list[str]:
     """One SVG per rack of an evaluation, with HA pairs numbered along the whole row."""
     pairs = pair_numbers(racks)
-    return [RackElevationSVG(rack, view=view, pairs=pairs).render() for rack in racks]
+    return [RackElevationSVG(rack, view=view, pairs=pairs, compact=compact).render() for rack in racks]
 
 
 def render_summary(racks: list[dict], *, width: float = 560) -> str:
@@ -482,7 +524,7 @@ def sheet_rack_lines(
     to a line, then the rear views. Past `SUMMARY_LIMIT` racks a summary strip comes first.
     Returns {"width_mm": width of one drawing, "lines": [{"title", "drawings": [(svg, alt)]}],
     "summary": svg or "", "legend": html}."""
-    front, rear = render_racks(racks, view="front"), render_racks(racks, view="rear")
+    front, rear = render_racks(racks, view="front", compact=True), render_racks(racks, view="rear", compact=True)
     names = [f"Rack {rack.get('index', k + 1)}" for k, rack in enumerate(racks)]
     lines: list[dict] = []
     if len(racks) <= pair_up_to:

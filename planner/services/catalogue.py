@@ -1,12 +1,30 @@
 """The catalogue as engine inputs: each kind of part loaded once (one query per kind), then
 resolution is pure. `catalogue_snapshot` is what every evaluation, solve and export resolves
 against; it converts ORM records into the engine's dataclasses.
+
+The shared part of the catalogue (every record without an owner, and the price lists) is kept in
+memory per process and reused by every request until the catalogue changes: a change anywhere in
+the catalogue app (save, delete, many-to-many change) bumps a version key in Django's cache (Redis
+in production, so every gunicorn and Celery process sees it) at once and again when the
+transaction commits; each request compares its process's copy with that key (one cache read, no
+SQL). `CATALOGUE_SNAPSHOT_MAX_AGE` seconds (default 300) bounds how old a copy can get should a
+change bypass the signals (raw SQL) or the cache be unreachable. Users' own brick templates are
+read per request (one query, signed-in users only). The records in a shared snapshot are read by
+many requests at once: never modify them.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+import threading
+import time
+import uuid
 from dataclasses import dataclass, field
 
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
 from django.db.models import Q
 
 from hardware_catalog import models as cat
@@ -26,6 +44,8 @@ def disk_params(d: cat.Disk) -> engine.DiskParams:
         weight_kg=d.weight_kg,
         form_factor=d.form_factor,
         interface=d.interface,
+        afr_percent=d.afr_percent or 0.0,
+        ure_per_bit=d.ure_per_bit or 0.0,
     )
 
 
@@ -122,19 +142,35 @@ def visible_templates(user):
     return qs.filter(owner__isnull=True)
 
 
-def catalogue_snapshot(*, user=None) -> CatalogueSnapshot:
-    """Load the catalogue once: one query per kind (racks and cells with their lines)."""
+_TEMPLATE_RELATIONS = ("server", "hba__cable", "network_adapter__cable", "head__cable", "expansion__cable", "disk")
+
+
+def _load_price_lists() -> dict:
+    """Every price list as plain JSON (see `planner.services.evaluation.price_list_snapshot`)."""
+    lists = {}
+    for price_list in cat.PriceList.objects.prefetch_related("items"):
+        lists[price_list.slug] = {
+            "slug": price_list.slug,
+            "name": price_list.name,
+            "currency": price_list.currency,
+            "illustrative": price_list.illustrative,
+            "effective_date": price_list.effective_date.isoformat(),
+            "service_years": price_list.service_years,
+            "energy_price_per_kwh": float(price_list.energy_price_per_kwh),
+            "pue": price_list.pue,
+            "items": [[item.kind, item.item_slug, float(item.unit_price)] for item in price_list.items.all()],
+        }
+    return lists
+
+
+def load_catalogue_snapshot(*, user=None) -> CatalogueSnapshot:
+    """Load the catalogue from the database: one query per kind (racks and cells with their lines)."""
     return CatalogueSnapshot(
         disks={d.slug: d for d in cat.Disk.objects.all()},
         servers={s.slug: s for s in cat.Server.objects.all()},
         enclosures={e.slug: e for e in cat.Enclosure.objects.select_related("cable")},
         adapters={a.slug: a for a in cat.Adapter.objects.select_related("cable")},
-        templates={
-            t.slug: t
-            for t in visible_templates(user).select_related(
-                "server", "hba__cable", "network_adapter__cable", "head__cable", "expansion__cable", "disk"
-            )
-        },
+        templates={t.slug: t for t in visible_templates(user).select_related(*_TEMPLATE_RELATIONS)},
         racks={
             r.slug: r
             for r in cat.Rack.objects.select_related("pdu", "uplink_cable", "blanking_panel", "rail_kit").prefetch_related(
@@ -143,4 +179,75 @@ def catalogue_snapshot(*, user=None) -> CatalogueSnapshot:
         },
         tuning={t.slug: t for t in cat.TuningProfile.objects.all()},
         cells={c.slug: c for c in cat.MetadataCell.objects.select_related("mdt_enclosure", "mdt_disk").prefetch_related("items")},
+        price_lists=_load_price_lists(),
     )
+
+
+log = logging.getLogger(__name__)
+VERSION_KEY = "planner:catalogue-version"
+_lock = threading.Lock()
+_shared: dict = {"version": None, "snapshot": None, "loaded": 0.0}
+stats = {"loads": 0}  # how often this process loaded the catalogue from the database (tests, metrics)
+
+
+def _current_version() -> str | None:
+    """The catalogue's version as the cache knows it (set one when there is none); None when the cache
+    cannot be reached (then the copy's age alone decides)."""
+    try:
+        version = cache.get(VERSION_KEY)
+        if version is None:
+            cache.add(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+            version = cache.get(VERSION_KEY)
+        return version
+    except Exception:  # noqa: BLE001 - a cache outage must not stop evaluations
+        log.warning("catalogue version: cache unreachable; the in-memory catalogue ages out instead", exc_info=True)
+        return None
+
+
+def catalogue_changed(**_kwargs) -> None:
+    """Mark the catalogue changed: every process reloads its copy on its next request. Called by the
+    catalogue models' signals, at once and again when the transaction commits (so that no process
+    keeps a copy read between the change and its commit)."""
+
+    def bump():
+        with _lock:
+            _shared.update(version=None, snapshot=None, loaded=0.0)
+        try:
+            cache.set(VERSION_KEY, uuid.uuid4().hex, timeout=None)
+        except Exception:  # noqa: BLE001
+            log.warning("catalogue version: cache unreachable; other processes see the change within the snapshot's maximum age")
+
+    bump()
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(bump)
+
+
+def shared_snapshot() -> CatalogueSnapshot:
+    """The catalogue without users' own templates, from this process's memory while it is current."""
+    max_age = float(getattr(settings, "CATALOGUE_SNAPSHOT_MAX_AGE", 300))
+    version = _current_version()
+    snap = _shared["snapshot"]
+    if snap is not None and version is not None and _shared["version"] == version and time.monotonic() - _shared["loaded"] < max_age:
+        return snap
+    if snap is not None and version is None and time.monotonic() - _shared["loaded"] < max_age:
+        return snap
+    snap = load_catalogue_snapshot()
+    with _lock:
+        _shared.update(version=version, snapshot=snap, loaded=time.monotonic())
+        stats["loads"] += 1
+    return snap
+
+
+def catalogue_snapshot(*, user=None) -> CatalogueSnapshot:
+    """The catalogue a request resolves against: the shared in-memory copy, plus (for a signed-in user)
+    their own brick templates and those shared with them, read now (one query)."""
+    snap = shared_snapshot()
+    if user is None or not getattr(user, "is_authenticated", False):
+        return snap
+    own = (
+        cat.BrickTemplate.objects.filter(owner__isnull=False)
+        .filter(Q(owner=user) | Q(shared_with=user))
+        .distinct()
+        .select_related(*_TEMPLATE_RELATIONS)
+    )
+    return dataclasses.replace(snap, templates={**snap.templates, **{t.slug: t for t in own}})

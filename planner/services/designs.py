@@ -180,6 +180,8 @@ def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> di
                 "units_used": ev.units_used,
                 "power_w": round(ev.power_w, 1),
                 "weight_kg": round(ev.weight_kg, 1),
+                "loss_probability": ev.reliability["annual_loss_probability"] if ev.reliability else None,
+                "rebuild_hours": ev.reliability["rebuild_hours_max"] if ev.reliability else None,
                 "warnings": ev.warnings,
             }
         )

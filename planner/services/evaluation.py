@@ -8,6 +8,8 @@ price snapshot (`prices=`) so that its quote does not move when the price list c
 
 from __future__ import annotations
 
+import copy
+
 from hardware_catalog import models as cat
 from planner import engine
 from planner.spec import SpecError, normalise_spec, raid_parity, raid_parity_problem
@@ -83,9 +85,15 @@ def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.Raid
             f"{level} is ZFS software RAID and needs disks the server sees directly (a JBOD); the {head.name}'s controllers do raid5, raid6 or raid10",
         )
         ok = False
+    declustered = bool(given.get("declustered", False))
+    if declustered and level == "raid10":
+        _put(errors, path + ("raid", "declustered"), "declustered layouts spread parity stripes over a pool; raid10 mirrors, choose a parity level")
+        ok = False
     if not ok:
         return None
-    return engine.RaidLayout(level=level, data=data, parity=parity, groups=groups, spares=spares, segment_kib=segment)
+    return engine.RaidLayout(
+        level=level, data=data, parity=parity, groups=groups, spares=spares, segment_kib=segment, declustered=declustered
+    )
 
 
 def _form_factor(value: str) -> str:
@@ -283,20 +291,8 @@ def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams
 
 def price_list_snapshot(*, slug: str) -> dict | None:
     """The price list as plain JSON (to freeze in a saved design), or None if unknown."""
-    price_list = cat.PriceList.objects.filter(slug=slug).prefetch_related("items").first()
-    if price_list is None:
-        return None
-    return {
-        "slug": price_list.slug,
-        "name": price_list.name,
-        "currency": price_list.currency,
-        "illustrative": price_list.illustrative,
-        "effective_date": price_list.effective_date.isoformat(),
-        "service_years": price_list.service_years,
-        "energy_price_per_kwh": float(price_list.energy_price_per_kwh),
-        "pue": price_list.pue,
-        "items": [[item.kind, item.item_slug, float(item.unit_price)] for item in price_list.items.all()],
-    }
+    snap = catalogue_snapshot().price_lists.get(slug)
+    return copy.deepcopy(snap) if snap is not None else None
 
 
 def _prices_from_snapshot(snap: dict) -> engine.PriceParams:
@@ -323,11 +319,9 @@ def _prices_from_snapshot(snap: dict) -> engine.PriceParams:
 def _prices(catalogue: CatalogueSnapshot, slug: str, errors: dict, snapshot: dict | None = None) -> engine.PriceParams | None:
     if snapshot and snapshot.get("slug") == slug:
         return _prices_from_snapshot(snapshot)
-    if slug not in catalogue.price_lists:  # loaded once per request, when first named
-        catalogue.price_lists[slug] = price_list_snapshot(slug=slug)
-    snap = catalogue.price_lists[slug]
+    snap = catalogue.price_lists.get(slug)  # the snapshot holds every price list
     if snap is None:
-        _put(errors, ("price_list",), _unknown("price list", slug, sorted(cat.PriceList.objects.values_list("slug", flat=True))))
+        _put(errors, ("price_list",), _unknown("price list", slug, sorted(catalogue.price_lists)))
         return None
     return _prices_from_snapshot(snap)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -47,6 +48,7 @@ def export_request(*, design: Design, fmt: str, user=None, reference: str = "") 
     if reference and _reference(reference, user) is None:
         raise ExportError(f"no reference design '{reference[:40]}' visible to you; use 'ex:<example slug>' or a saved design id")
     key = {"design": design, "design_version": design.version, "format": fmt, "reference": reference}
+    resend = False
     with transaction.atomic():
         job = ExportJob.objects.select_for_update().filter(**key).first()
         if job is None:
@@ -58,16 +60,14 @@ def export_request(*, design: Design, fmt: str, user=None, reference: str = "") 
         elif job.status == ExportJob.Status.FAILED:
             job.status, job.error, job.progress = ExportJob.Status.QUEUED, "", 0
             job.save(update_fields=["status", "error", "progress"])
+        elif job.status == ExportJob.Status.QUEUED and job.enqueued_at is None and job.created_at < timezone.now() - timedelta(seconds=2):
+            resend = True  # the broker never took it (it was down when first asked): send it again
         else:
             return job, False
-        _enqueue_on_commit(job.pk)
-    return job, True
+    from . import jobs
 
-
-def _enqueue_on_commit(job_id: int) -> None:
-    from planner.tasks import render_export_task
-
-    transaction.on_commit(lambda: render_export_task.delay(job_id))
+    jobs.enqueue(job)  # after the commit above; BrokerUnavailable is the view's 503 and the row stays for a re-send
+    return job, not resend
 
 
 def _progress(job: ExportJob, percent: int) -> None:

@@ -56,7 +56,10 @@ def page(browser, live_server, transactional_db):
     from hardware_catalog.importers import load_catalogue
 
     load_catalogue()
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    # The pages' Content-Security-Policy forbids eval, which Playwright's string predicates
+    # (wait_for_function("...")) use while polling; tests/browser/test_csp_browser.py checks the
+    # policy itself on a page of its own that does not bypass it.
+    context = browser.new_context(viewport={"width": 1400, "height": 900}, bypass_csp=True)
     page = context.new_page()
     page.base_url = live_server.url
     yield page

@@ -79,8 +79,19 @@ def test_every_device_is_drawn_with_its_role_free_space_counted_and_unit_numbers
     assert "Head #1" in svg  # the full label is the tooltip
     free = sum(int(g.get("data-units")) for g in root.findall(".//s:g[@class='free-run']", NS))
     assert free == 42 - ev["racks"][0]["units_used"]
-    units = [t.text for t in root.findall(".//s:text[@class='unit']", NS)]
-    assert units == ["1", "5", "10", "15", "20", "25", "30", "35", "40"]
+    assert _unit_numbers(root) == ["1", "5", "10", "15", "20", "25", "30", "35", "40"]
+    [run] = root.findall(".//s:text[@class='unit']", NS)  # one text run for all the numbers
+    assert max(float(x) for x in run.get("x").split()) < RackElevationSVG.MARGIN + RackElevationSVG.RAIL_WIDTH  # left rail
+
+
+def _unit_numbers(root) -> list[str]:
+    """The unit numbers as a reader sees them: the digits of the one run, grouped by baseline,
+    bottom (U1) first."""
+    numbers: dict[float, str] = {}
+    for run in root.findall(".//s:text[@class='unit']", NS):
+        for char, y in zip(run.text, run.get("y").split(), strict=True):
+            numbers[float(y)] = numbers.get(float(y), "") + char
+    return [numbers[y] for y in sorted(numbers, reverse=True)]
 
 
 def test_roles_come_from_the_engine_or_from_kind_and_group_and_colour_devices_alike_across_racks():
@@ -175,10 +186,11 @@ def test_summary_strip_replaces_the_row_above_the_limit_with_counts_per_role():
 def test_text_nodes_stay_few_even_for_a_full_rack_and_a_500_brick_row():
     items = [_item(u, 1, "server", f"R620 OSS #{u}", role="oss", pair=f"p{(u + 1) // 2}") for u in range(1, 43)]
     root = _root(RackElevationSVG(_rack(items)).render())
-    # 42 labels + 42 tags + title + caption + 9 unit numbers; the old drawing had 84 unit numbers alone
-    assert len(_texts(root)) <= 42 * 2 + 12
+    # 42 labels + 42 tags + title + two caption lines + one run of unit numbers; the first drawing
+    # had 84 unit numbers alone, the next 9
+    assert len(_texts(root)) <= 42 * 2 + 4
     empty = _root(RackElevationSVG(_rack([])).render())
-    assert len(_texts(empty)) <= 12
+    assert len(_texts(empty)) <= 4
     big = [dict(_paired_rack(), index=k + 1) for k in range(63)]
     summary = _root(render_summary(big))
     assert len(_texts(summary)) <= 63 * 5
@@ -220,3 +232,26 @@ def test_the_engines_own_ha_tags_are_kept():
     rack = _rack([_item(1, 1, "server", "OSS #1", role="oss", pair="HA 12"), _item(2, 1, "server", "OSS #2", role="oss", pair="HA 12")])
     root = _root(render_racks([rack])[0])
     assert [t.text for t in root.findall(".//s:text[@class='tag']", NS)] == ["HA 12", "HA 12"]
+
+
+def test_printed_drawings_leave_out_tooltips_and_captions_and_keep_characters_few():
+    """WeasyPrint lays out each character of SVG text on its own: a printed rack (front and rear)
+    stays under 300 characters in under 40 text nodes; the sheet's table gives power, weight, heat."""
+    ev = evaluate(f.design(f.brick(count=3, expansions=2), placement="none")).as_dict()
+    [rack] = ev["racks"]
+    printed = [_root(RackElevationSVG(rack, view=view, compact=True).render()) for view in ("front", "rear")]
+    screen = [_root(RackElevationSVG(rack, view=view).render()) for view in ("front", "rear")]
+    chars = sum(len(t.text or "") for root in printed for t in _texts(root))
+    nodes = sum(len(_texts(root)) for root in printed)
+    assert chars < 300 and nodes < 40, (chars, nodes)
+    for root in printed:
+        assert not root.findall(".//s:g/s:title", NS) and not root.findall(".//s:text[@class='caption']", NS)
+        assert _unit_numbers(root) == ["1", "5", "10", "15", "20", "25", "30", "35", "40"]
+        assert root.findall(".//s:g[@class='device']/s:text[@class='label']", NS)  # labels stay
+    for root in screen:  # the pages keep both
+        assert root.findall(".//s:g/s:title", NS) and root.findall(".//s:text[@class='caption']", NS)
+    rear_run = printed[1].find(".//s:text[@class='unit']", NS)
+    digit = RackElevationSVG.UNIT_FONT * RackElevationSVG.DIGIT_WIDTH
+    assert max(float(x) for x in rear_run.get("x").split()) + digit <= RackElevationSVG.MARGIN + RackElevationSVG.RAIL_WIDTH - 5 + 0.01
+    lines = sheet_rack_lines(ev["racks"])
+    assert all("<title>" not in svg.split("</title>", 1)[1] for line in lines["lines"] for svg, _ in line["drawings"])

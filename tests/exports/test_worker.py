@@ -47,12 +47,13 @@ def queue():
 
     load_catalogue()
     name = f"test-exports-{uuid.uuid4().hex[:8]}"
-    eager, default_queue = celery_app.conf.task_always_eager, celery_app.conf.task_default_queue
+    eager = celery_app.conf.task_always_eager
+    queues = celery_app.conf.get("CELERY_SOLVE_QUEUE"), celery_app.conf.get("CELERY_EXPORT_QUEUE")
     # the app reads Django's CELERY_* names: change them under those names
-    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=False, CELERY_TASK_DEFAULT_QUEUE=name)
+    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=False, CELERY_EXPORT_QUEUE=name, CELERY_SOLVE_QUEUE=name)
     assert celery_app.conf.task_always_eager is False
     yield name
-    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=eager, CELERY_TASK_DEFAULT_QUEUE=default_queue)
+    celery_app.conf.update(CELERY_TASK_ALWAYS_EAGER=eager, CELERY_SOLVE_QUEUE=queues[0], CELERY_EXPORT_QUEUE=queues[1])
     with celery_app.connection_for_write() as conn:
         conn.default_channel.queue_purge(name)
 
@@ -69,7 +70,8 @@ def workers(tmp_path):
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "config.test",
             "DATABASE_URL": f"postgresql://{db['USER']}:{db.get('PASSWORD') or ''}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-            "CELERY_QUEUE": queue_name,
+            "CELERY_EXPORT_QUEUE": queue_name,
+            "CELERY_SOLVE_QUEUE": queue_name,
             "CELERY_VISIBILITY_TIMEOUT": "5",
             "MEDIA_ROOT": str(settings.MEDIA_ROOT),
             **{k: str(v) for k, v in extra_env.items()},

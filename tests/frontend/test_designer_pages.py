@@ -23,7 +23,7 @@ def test_designer_page_offers_the_catalogue_and_the_study_examples(client):
     assert 'id="designer-options"' in html and "md3460-capacity" in html
     for letter in "ABCDEF":
         assert f"Study rack {letter}" in html
-    assert "/static/plotly/plotly.min.js" in html
+    assert "/static/plotly/plotly-basic.min.js" in html
 
 
 def test_designer_opens_an_example(client):
@@ -96,11 +96,11 @@ def test_compare_page_explains_what_is_wrong(client):
     assert "not visible" not in client.get("/compare/").content.decode()
 
 
-def test_plotly_js_is_served_from_the_installed_package(client):
-    response = client.get("/static/plotly/plotly.min.js")
+def test_plotly_js_is_served_from_the_vendored_partial_bundle(client):
+    response = client.get("/static/plotly/plotly-basic.min.js")
     assert response.status_code == 200
     head = b"".join(response.streaming_content)[:2000] if response.streaming else response.content[:2000]
-    assert b"plotly" in head.lower()
+    assert b"plotly.js (basic - minified)" in head
 
 
 def test_shared_link_page_shows_the_design_read_only(client, django_user_model):

@@ -211,7 +211,8 @@ def test_bad_metadata_sizing_is_a_400(api, sizing):
     assert api.post(URL, {**MD3460, "targets": {"usable_pib": 1.0}, "metadata_sizing": sizing}, format="json").status_code == 400
 
 
-def test_large_searches_run_as_a_task_with_progress(api, django_capture_on_commit_callbacks):
+def test_large_searches_run_as_a_task_with_progress(api, django_capture_on_commit_callbacks, settings):
+    settings.ANON_SYNC_WORK_LIMIT = 10_000  # this search (108 options) is over it: a job
     request = {
         "targets": {"usable_pib": 2, "read_gbps": 30},
         "disks": ["nl-sas-4tb", "nl-sas-6tb", "nl-sas-8tb", "nl-sas-10tb", "nl-sas-12tb", "nl-sas-16tb"],
@@ -227,7 +228,8 @@ def test_large_searches_run_as_a_task_with_progress(api, django_capture_on_commi
     assert api.get("/api/v1/solve/jobs/00000000-0000-0000-0000-000000000000/").status_code == 404
 
 
-def test_the_page_runs_a_large_search_as_a_job(client, django_capture_on_commit_callbacks):
+def test_the_page_runs_a_large_search_as_a_job(client, django_capture_on_commit_callbacks, settings):
+    settings.ANON_SYNC_WORK_LIMIT = 10_000  # this search (108 options) is over it: a job
     with django_capture_on_commit_callbacks(execute=True):
         response = client.get(
             "/solve/",

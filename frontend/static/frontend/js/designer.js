@@ -324,11 +324,18 @@
   }
 
   // ---------------------------------------------------------------- evaluation
+  // Each edit asks the server again after a short pause (EVALUATE_DEBOUNCE_MS: typing "120" sends
+  // one request, not three, yet the totals follow within a frame or two of the last key). Answers
+  // can arrive out of order: each request carries a number and an AbortController, a newer request
+  // aborts the one in flight, and an answer is shown only while its number is still the newest.
+  const EVALUATE_DEBOUNCE_MS = 60;
+  let inFlight = null;
+
   function changed() {
     dirty = true;
     readOptions();
     clearTimeout(timer);
-    timer = setTimeout(evaluateNow, 250);
+    timer = setTimeout(evaluateNow, EVALUATE_DEBOUNCE_MS);
   }
 
   function showErrors(errors) {
@@ -349,13 +356,20 @@
     return n === null || n === undefined ? "–" : Number(n).toLocaleString("en-GB", { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
+  // an annual probability: 1.7e-4 (1 in 5,900)
+  function lossText(p) {
+    if (p === null || p === undefined) return "–";
+    if (p <= 0) return "0";
+    return `${Number(p).toExponential(1)} (1 in ${fmt(Number((1 / p).toPrecision(2)), 0)})`;
+  }
+
   function money(n, currency) {
     return n === null || n === undefined ? "–" : `${fmt(n, 0)} ${currency}`;
   }
 
   function clearResults(message) {
     for (const id of ["usable-pib", "usable-tib", "raw-tb", "read-gbps", "write-gbps", "read-limit", "write-limit", "price-total",
-      "price-per-pib", "price-per-gbps", "rack-count", "units-used", "power", "weight", "degraded"]) $(id).textContent = "–";
+      "price-per-pib", "price-per-gbps", "rack-count", "units-used", "power", "weight", "degraded", "rebuild-hours", "loss-probability"]) $(id).textContent = "–";
     $("warnings").innerHTML = "";
     $("relative-line").hidden = true;
     racks.clear();
@@ -364,37 +378,47 @@
   }
 
   async function evaluateNow() {
+    clearTimeout(timer);
+    if (inFlight) inFlight.abort();
+    inFlight = null;
     if (!spec.bricks.length) {
       requestNo++;
       clearResults("Add a brick line to see the totals.");
       return;
     }
     const mine = ++requestNo;
+    const controller = new AbortController();
+    inFlight = controller;
     $("status").textContent = "Evaluating…";
     let response;
+    let body;
     try {
       response = await fetch("/designer/evaluate/", {
         method: "POST", headers: { "Content-Type": "application/json", "X-CSRFToken": csrf },
         body: JSON.stringify({ spec: spec, design: design ? design.id : null, reference: $("reference").value || null }),
+        signal: controller.signal,
       });
+      body = await response.json().catch(() => ({}));
     } catch (err) {
+      if (mine !== requestNo) return; // aborted by a newer edit: that one answers
       $("status").textContent = "The server cannot be reached; your edits are kept on this page.";
       return;
     }
-    if (mine !== requestNo) return; // a newer edit is on its way
-    const body = await response.json().catch(() => ({}));
+    if (mine !== requestNo) return; // a newer request was sent after this one: never show an older answer
+    if (inFlight === controller) inFlight = null;
     if (!response.ok) {
       showErrors(body.spec || (body.reference ? { reference: body.reference } : {}));
       document.querySelector(".results").classList.add("stale");
       $("status").textContent = body.detail || "Fix the fields marked in red: the figures below are for the last valid design.";
       $("status").classList.add("error");
-      return;
+    } else {
+      document.querySelector(".results").classList.remove("stale");
+      $("status").classList.remove("error");
+      showErrors({});
+      showEvaluation(body.evaluation, body.svgs, body.rack_row);
+      showRelative(body.relative);
     }
-    document.querySelector(".results").classList.remove("stale");
-    $("status").classList.remove("error");
-    showErrors({});
-    showEvaluation(body.evaluation, body.svgs, body.rack_row);
-    showRelative(body.relative);
+    document.body.dataset.evaluated = String(mine); // the number of the request whose answer is shown (tests, benchmark)
   }
 
   // The price relative to the chosen reference: the ratio comes from the server (planner.engine.cost).
@@ -426,6 +450,9 @@
     $("power").textContent = fmt(ev.power_w / 1000, 1);
     $("weight").textContent = fmt(ev.weight_kg, 0);
     $("degraded").textContent = fmt(ev.degraded.read_gbps, 1);
+    const rel = ev.reliability;
+    $("rebuild-hours").textContent = rel ? fmt(rel.rebuild_hours_max, 1) : "–";
+    $("loss-probability").textContent = rel ? lossText(rel.annual_loss_probability) : "–";
     const list = $("warnings");
     list.innerHTML = "";
     for (const w of ev.warnings) {
@@ -661,10 +688,12 @@
     bar.hidden = false;
     bar.value = 0;
     let { response, data } = await api("POST", `/api/v1/designs/${design.id}/exports/`, { format: $("export-format").value, reference: $("export-reference").value });
-    if (!response.ok) { status.textContent = data.detail || "The export could not be requested."; bar.hidden = true; return; }
+    if (response.status === 503 && data.job) {
+      data = { ...data.job, waiting: data.detail };  // the task queue is down: the job is kept; keep polling it
+    } else if (!response.ok) { status.textContent = data.detail || "The export could not be requested."; bar.hidden = true; return; }
     for (let i = 0; i < 600 && (data.status === "queued" || data.status === "running"); i++) {
       bar.value = data.progress;
-      status.textContent = data.status === "queued" ? "Queued: waiting for a worker…" : `Rendering… ${data.progress}%`;
+      status.textContent = data.status === "queued" ? (data.waiting || "Queued: waiting for a worker…") : `Rendering… ${data.progress}%`;
       await new Promise((r) => setTimeout(r, 800));
       ({ response, data } = await api("GET", data.status_url));
       if (!response.ok) { status.textContent = data.detail || "Lost track of the export."; return; }

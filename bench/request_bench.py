@@ -1,0 +1,244 @@
+"""`make bench`: an evaluate request against a health request, in process and under gunicorn.
+
+Both figures are requests per second measured in the same run, on a throwaway SQLite database
+(migrated, the shipped catalogue loaded with `hardware_catalog.importers.load_catalogue`), with
+the test settings (`config.test`: tasks in-process, no rate limits that a benchmark would hit):
+
+- in process: Django's test `Client` posts the README's evaluate example (the study's rack D) and
+  gets `/api/v1/health/`, each for a fixed time after a warm-up; no sockets, no server (each
+  request still logs its line, as in production, to a file);
+- gunicorn: the production command (`gunicorn -c config/gunicorn.conf.py config.wsgi:application`:
+  threaded workers, access log) with 2 workers on a free local port, loaded by a small threaded
+  generator in this process (a new connection per request) for about 5 s per endpoint.
+
+Recorded with `bench.report.record` as value = evaluate's rate, floor = health's rate, so the
+ratio is evaluate / health (the share of health's rate evaluate reaches); the goal is >= 0.5.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EVALUATE_BODY = {"bricks": [{"template": "md3460-performance", "count": 8, "disk": "nl-sas-4tb"}], "metadata": {"placement": "none"}}
+"""The README's evaluate example (API section): the study's rack D, metadata provided elsewhere."""
+HEALTH, EVALUATE = "/api/v1/health/", "/api/v1/evaluate/"
+SECONDS_IN_PROCESS = 3.0
+SECONDS_GUNICORN = 5.0
+THREADS = 4
+
+
+def _environment(tmp: Path) -> dict:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "config.test",
+        "DATABASE_URL": f"sqlite:///{tmp / 'bench.sqlite3'}",
+        "MEDIA_ROOT": str(tmp / "media"),
+        "CELERY_TASK_ALWAYS_EAGER": "true",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def _rate(fn, seconds: float) -> tuple[float, int]:
+    """Calls per second of `fn` over about `seconds` (after the caller's warm-up)."""
+    done, start = 0, time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < seconds:
+        fn()
+        done += 1
+    return done / elapsed, done
+
+
+def in_process() -> tuple[float, float]:
+    from django.test import Client
+
+    client = Client()
+    body = json.dumps(EVALUATE_BODY)
+
+    def evaluate():
+        response = client.post(EVALUATE, body, content_type="application/json")
+        assert response.status_code == 200, response.content[:300]
+
+    def health():
+        response = client.get(HEALTH)
+        assert response.status_code == 200, response.content[:300]
+
+    for _ in range(20):  # imports, catalogue snapshot, first queries
+        evaluate()
+        health()
+    evaluate_rate, _ = _rate(evaluate, SECONDS_IN_PROCESS)
+    health_rate, _ = _rate(health, SECONDS_IN_PROCESS)
+    return evaluate_rate, health_rate
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _request(port: int, method: str, path: str, body: bytes | None) -> int:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        headers = {"Content-Type": "application/json", "Connection": "close"} if body else {"Connection": "close"}
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        return response.status
+    finally:
+        conn.close()
+
+
+def _load(port: int, method: str, path: str, body: bytes | None, seconds: float) -> tuple[float, float]:
+    """Requests per second from THREADS threads, each sending one request after another, and the
+    CPU the generator itself used (CPU seconds per second: near 1.0 means the generator, not the
+    server, sets the rate)."""
+    counts = [0] * THREADS
+    errors: list[int] = []
+    stop = time.perf_counter() + seconds
+
+    def worker(k: int) -> None:
+        while time.perf_counter() < stop:
+            try:
+                status = _request(port, method, path, body)
+            except OSError as exc:  # counted, not fatal: the figure says how many
+                errors.append(type(exc).__name__)
+                continue
+            if status != 200:
+                errors.append(status)
+                return
+            counts[k] += 1
+
+    start, cpu = time.perf_counter(), time.process_time()
+    threads = [threading.Thread(target=worker, args=(k,)) for k in range(THREADS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    if any(isinstance(e, int) for e in errors) or len(errors) > 0.01 * max(sum(counts), 1):
+        raise SystemExit(f"{method} {path} under gunicorn: {len(errors)} failures ({errors[:3]}) for {sum(counts)} answers")
+    return sum(counts) / elapsed, cpu / elapsed
+
+
+def under_gunicorn(env: dict) -> tuple[float, float, float, float] | None:
+    gunicorn = shutil.which("gunicorn", path=str(Path(sys.executable).parent)) or shutil.which("gunicorn")
+    if gunicorn is None:
+        print("gunicorn not installed: skipped")
+        return None
+    port = _free_port()
+    log = open(Path(env["MEDIA_ROOT"]).parent / "gunicorn.log", "w")  # noqa: SIM115 - closed below
+    server = subprocess.Popen(
+        [gunicorn, "-c", "config/gunicorn.conf.py", "config.wsgi:application", "--workers", "2", "--bind", f"127.0.0.1:{port}"],
+        cwd=ROOT,
+        env={**os.environ, **env, "WEB_MAX_REQUESTS": "0"},  # no worker recycling during the measurement
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                if _request(port, "GET", HEALTH, None) == 200:
+                    break
+            except OSError:
+                pass
+            if server.poll() is not None or time.time() > deadline:
+                raise SystemExit(f"gunicorn did not start (see {log.name})")
+            time.sleep(0.2)
+        body = json.dumps(EVALUATE_BODY).encode()
+        _load(port, "POST", EVALUATE, body, 1.0)  # warm both workers
+        _load(port, "GET", HEALTH, None, 1.0)
+        evaluate_rate, evaluate_cpu = _load(port, "POST", EVALUATE, body, SECONDS_GUNICORN)
+        health_rate, health_cpu = _load(port, "GET", HEALTH, None, SECONDS_GUNICORN)
+        return evaluate_rate, health_rate, evaluate_cpu, health_cpu
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+
+
+def main() -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="planner-request-bench-"))
+    env = _environment(tmp)
+    os.environ.update(env)
+    os.environ.pop("CELERY_BROKER_URL", None)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from bench.report import record
+    from hardware_catalog.importers import load_catalogue
+
+    call_command("migrate", verbosity=0)
+    load_catalogue()
+
+    print("Request benchmark: evaluate (README's example, study rack D) against health")
+    # each request logs a line, as in production; to a file here, not the terminal
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(tmp / "requests.log", "w") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            evaluate_rate, health_rate = in_process()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    print(
+        f"in process (Django test Client): evaluate {evaluate_rate:,.0f} req/s, health {health_rate:,.0f} req/s, ratio {evaluate_rate / health_rate:.2f}"
+    )
+    record(
+        "evaluate request vs health request, in process",
+        evaluate_rate,
+        "req/s",
+        floor=health_rate,
+        floor_label="health request, in process",
+        goal="ratio >= 0.5",
+        note=f"Django test Client, config.test, SQLite; {SECONDS_IN_PROCESS:.0f} s each after a warm-up; ratio = evaluate rate / health rate",
+    )
+
+    rates = under_gunicorn(env)
+    if rates is not None:
+        evaluate_rate, health_rate, evaluate_cpu, health_cpu = rates
+        print(
+            f"gunicorn, 2 workers: evaluate {evaluate_rate:,.0f} req/s, health {health_rate:,.0f} req/s, ratio {evaluate_rate / health_rate:.2f} "
+            f"(load generator CPU {evaluate_cpu:.2f} / {health_cpu:.2f} s per s: near 1 means the generator limits the rate)"
+        )
+        record(
+            "evaluate request vs health request, gunicorn 2 workers",
+            evaluate_rate,
+            "req/s",
+            floor=health_rate,
+            floor_label="health request, gunicorn 2 workers",
+            goal="ratio >= 0.5",
+            note=f"gunicorn -c config/gunicorn.conf.py, 2 workers, config.test, SQLite; {THREADS} client threads in one process "
+            f"on the same 2 cores, a new connection per request, {SECONDS_GUNICORN:.0f} s each; ratio = evaluate rate / health rate; "
+            f"generator CPU {evaluate_cpu:.2f} (evaluate) and {health_cpu:.2f} (health) s per s: near 1, the generator, not the server, "
+            "limits the rate",
+        )
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
