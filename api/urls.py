@@ -40,6 +40,7 @@ urlpatterns = [
     re_path(r"^designs/(?P<pk>[0-9]+)/exports/?$", views_exports.DesignExportsView.as_view(), name="design-exports"),
     re_path(r"^exports/(?P<pk>[0-9]+)/?$", views_exports.ExportDetailView.as_view(), name="export-detail"),
     re_path(r"^exports/(?P<pk>[0-9]+)/download/?$", views_exports.ExportDownloadView.as_view(), name="export-download"),
+    path("dcim/", include("dcim.urls")),
     path("", include(router.urls)),
     re_path(r"^[\s\S]*$", views.api_not_found, name="api-not-found"),  # any path, newlines included
 ]

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "planner",
     "api",
     "frontend",
+    "dcim",
 ]
 
 MIDDLEWARE = [

@@ -19,7 +19,7 @@ def queue_names() -> tuple[str, str]:
 
 
 def route_task(name, args, kwargs, options, task=None, **kw):
-    """Searches go to the solve queue; exports and housekeeping to the export queue."""
+    """Searches go to the solve queue; exports, DCIM pushes and housekeeping to the export queue."""
     solve, export = queue_names()
     return {"queue": solve if name.startswith("planner.tasks.solve") else export}
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/v1/", include("api.urls")),
     re_path(r"^metrics/?$", metrics_view, name="metrics"),  # Prometheus (planner/metrics.py)
+    path("", include("dcim.page_urls")),
     path("", include("frontend.urls")),
 ]
 

@@ -1,0 +1,1 @@
+"""DCIM connections and pushes (see dcim/push.py)."""
