@@ -1,0 +1,763 @@
+"""Push a design's inventory (dcim/inventory.py) into Nautobot or NetBox over its REST API.
+
+Public functions (names stable; tests/dcim/test_nautobot_live.py and dcim/tasks.py use them):
+
+- ``plan_push(connection, inventory, *, client=None, progress=None) -> PushResult``
+  the dry run: every lookup is made, nothing is written; each entry says what a push would do.
+- ``apply_push(connection, inventory, *, client=None, progress=None) -> PushResult``
+  creates what is missing and updates what differs, in dependency order: manufacturers, device types
+  (with interface and power-port templates), roles, tags, racks, devices (status planned, at their U and
+  face, HA tags), cables. Idempotent: objects are found by name (device types by manufacturer and model,
+  racks and devices by name at the site/location, cables by their two interfaces), so a second push
+  answers "unchanged" everywhere; a changed design moves devices (each moved device is first taken out
+  of its U, then placed, so two devices may swap places).
+- ``PushResult``: ``.actions`` (list of dicts: kind, name, action, changes, detail, status, id),
+  ``.error`` (why the push stopped, "" if it did not), ``.version`` (the DCIM's version), ``.summary()``.
+
+`connection` is a dcim.models.DcimConnection (or any object with kind, site, tenant); `client` defaults
+to dcim.clients.client_for(connection). `progress(done, total, step)` is called after every object.
+
+Actions: dry run "create" / "update" / "unchanged"; push "created" / "updated" / "unchanged"; both
+"failed" (the DCIM refused it: its message is in `detail`), "skipped" (not written because something it
+needs failed, or because the push stopped: `detail` says which) and "kept" (a device in one of the
+design's racks that the design no longer has: left as it is). Network errors, auth failures (401/403)
+and server errors stop the push; every object not reached is listed as "skipped", so the report says
+exactly what was written and what was not. Devices are created with status planned; a later push does
+not change a device's status (the data-centre team moves it on to active), only its place, type, role
+and tags. Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.utils.text import slugify
+
+from .clients import DcimError, client_for
+
+NEW = "(new)"  # dry run: the id of an object that would be created
+ROLE_COLOR = "9e9e9e"
+
+
+@dataclass
+class PushResult:
+    actions: list[dict] = field(default_factory=list)
+    error: str = ""
+    version: str = ""
+    dry_run: bool = False
+
+    def summary(self) -> dict:
+        counts: dict[str, int] = {}
+        for a in self.actions:
+            counts[a["action"]] = counts.get(a["action"], 0) + 1
+        return counts
+
+    @property
+    def written(self) -> list[dict]:
+        return [a for a in self.actions if a["action"] in ("created", "updated")]
+
+
+class _Stop(Exception):
+    """A fatal DcimError (network, auth, server): the push stops here."""
+
+
+def _ref(value):
+    """The id of a related object as the DCIM returns it (nested dict or bare id)."""
+    if isinstance(value, dict):
+        return value.get("id")
+    return value
+
+
+def _val(value):
+    """A choice value as the DCIM returns it (NetBox: {"value", "label"}; Nautobot: the value)."""
+    if isinstance(value, dict):
+        return value.get("value")
+    return value
+
+
+def _shown(value):
+    """A field's current value for the report: the id of a related object, the value of a choice."""
+    if isinstance(value, dict):
+        return value.get("id", value.get("value"))
+    return value
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, int | float) and isinstance(b, int | float) and not isinstance(a, bool) and not isinstance(b, bool):
+        return abs(float(a) - float(b)) < 1e-6
+    if isinstance(a, str) and isinstance(b, int | float) or isinstance(b, str) and isinstance(a, int | float):
+        try:
+            return abs(float(a) - float(b)) < 1e-6
+        except ValueError:
+            return False
+    if a in (None, "") and b in (None, ""):
+        return True
+    return a == b
+
+
+# ----------------------------------------------------------------------------------------------- dialects
+class _Dialect:
+    """How one DCIM names things. Subclasses: Nautobot (locations, extras/roles, status objects) and NetBox."""
+
+    site_path = ""
+    role_path = ""
+    role_field = "role"
+
+    def __init__(self, client, version: str):
+        self.client = client
+        self.version = version
+        self._status: dict[str, object] = {}
+
+    def site_fields(self, site_id) -> dict:
+        raise NotImplementedError
+
+    def status(self, name: str):
+        raise NotImplementedError
+
+    def manufacturer_payload(self, name: str) -> dict:
+        return {"name": name}
+
+    def device_type_lookup(self, mfr_id, model: str) -> dict:
+        raise NotImplementedError
+
+    def device_type_payload(self, dt, mfr_id) -> dict:
+        raise NotImplementedError
+
+    def template_lookup(self, dt_id) -> dict:
+        raise NotImplementedError
+
+    def role_payload(self, name: str) -> dict:
+        raise NotImplementedError
+
+    def tag_payload(self, name: str) -> dict:
+        raise NotImplementedError
+
+    def by_site(self, site_id) -> dict:
+        raise NotImplementedError
+
+    def by_device(self, device_id) -> dict:
+        raise NotImplementedError
+
+    def by_rack(self, rack_id) -> dict:
+        raise NotImplementedError
+
+    def cable_payload(self, a_id, b_id, cable) -> dict:
+        raise NotImplementedError
+
+    def cable_ends(self, cable: dict) -> set:
+        raise NotImplementedError
+
+    def interface_payload(self, device_id, iface) -> dict:
+        return {"device": device_id, "name": iface.name, "type": iface.type, "mgmt_only": iface.mgmt_only}
+
+    def fixup_role(self, existing: dict):
+        """Changes an existing role needs to be usable for devices ({} when none)."""
+        return {}
+
+
+class _Nautobot(_Dialect):
+    site_path = "dcim/locations/"
+    role_path = "extras/roles/"
+
+    def site_fields(self, site_id) -> dict:
+        return {"location": site_id}
+
+    def status(self, name: str):
+        if name not in self._status:
+            found = [s for s in self.client.list("extras/statuses/", {"name": name}) if s.get("name") == name]
+            if not found:
+                raise DcimError("refused", f"Nautobot has no status named {name!r}: add it (Extensibility > Statuses)")
+            self._status[name] = found[0]["id"]
+        return self._status[name]
+
+    def device_type_lookup(self, mfr_id, model: str) -> dict:
+        return {"manufacturer": mfr_id, "model": model}
+
+    def device_type_payload(self, dt, mfr_id) -> dict:
+        if float(dt.u_height) != int(dt.u_height):
+            raise DcimError("refused", f"Nautobot device types have whole rack units only; {dt.model} is {dt.u_height} U")
+        weight = f"\nWeight: {dt.weight:g} {dt.weight_unit}." if dt.weight is not None else ""
+        return {
+            "manufacturer": mfr_id,
+            "model": dt.model,
+            "part_number": dt.part_number,
+            "u_height": int(dt.u_height),
+            "is_full_depth": dt.is_full_depth,
+            "comments": (dt.comments or "") + weight,
+        }
+
+    def template_lookup(self, dt_id) -> dict:
+        return {"device_type": dt_id}
+
+    def role_payload(self, name: str) -> dict:
+        return {"name": name, "color": ROLE_COLOR, "content_types": ["dcim.device"]}
+
+    def fixup_role(self, existing: dict):
+        types = list(existing.get("content_types") or [])
+        return {} if "dcim.device" in types else {"content_types": [*types, "dcim.device"]}
+
+    def tag_payload(self, name: str) -> dict:
+        return {"name": name, "content_types": ["dcim.device"]}
+
+    def by_site(self, site_id) -> dict:
+        return {"location": site_id}
+
+    def by_device(self, device_id) -> dict:
+        return {"device": device_id}
+
+    def by_rack(self, rack_id) -> dict:
+        return {"rack": rack_id}
+
+    def interface_payload(self, device_id, iface) -> dict:
+        return {**super().interface_payload(device_id, iface), "status": self.status("Planned")}
+
+    def cable_payload(self, a_id, b_id, cable) -> dict:
+        return {
+            "termination_a_type": "dcim.interface",
+            "termination_a_id": a_id,
+            "termination_b_type": "dcim.interface",
+            "termination_b_id": b_id,
+            "status": self.status("Planned"),
+            "type": cable.type,
+            "label": cable.label,
+        }
+
+    def cable_ends(self, cable: dict) -> set:
+        return {cable.get("termination_a_id"), cable.get("termination_b_id")}
+
+
+class _NetBox(_Dialect):
+    site_path = "dcim/sites/"
+    role_path = "dcim/device-roles/"
+
+    def __init__(self, client, version: str):
+        super().__init__(client, version)
+        # NetBox 3.6 renamed the device's `device_role` to `role` (4.0 dropped the old name)
+        try:
+            major, minor = (int(x) for x in version.split(".")[:2])
+            self.role_field = "role" if (major, minor) >= (3, 6) else "device_role"
+        except ValueError:
+            self.role_field = "role"
+
+    def site_fields(self, site_id) -> dict:
+        return {"site": site_id}
+
+    def status(self, name: str):
+        return name.lower()
+
+    def manufacturer_payload(self, name: str) -> dict:
+        return {"name": name, "slug": slugify(name)[:100]}
+
+    def device_type_lookup(self, mfr_id, model: str) -> dict:
+        return {"manufacturer_id": mfr_id, "model": model}
+
+    def device_type_payload(self, dt, mfr_id) -> dict:
+        data = {
+            "manufacturer": mfr_id,
+            "model": dt.model,
+            "slug": dt.slug,
+            "part_number": dt.part_number,
+            "u_height": dt.u_height,
+            "is_full_depth": dt.is_full_depth,
+            "comments": dt.comments or "",
+        }
+        if dt.weight is not None:
+            data.update(weight=dt.weight, weight_unit=dt.weight_unit)
+        return data
+
+    def template_lookup(self, dt_id) -> dict:
+        return {"device_type_id": dt_id}
+
+    def role_payload(self, name: str) -> dict:
+        return {"name": name, "slug": slugify(name)[:100], "color": ROLE_COLOR}
+
+    def tag_payload(self, name: str) -> dict:
+        return {"name": name, "slug": slugify(name)[:100]}
+
+    def by_site(self, site_id) -> dict:
+        return {"site_id": site_id}
+
+    def by_device(self, device_id) -> dict:
+        return {"device_id": device_id}
+
+    def by_rack(self, rack_id) -> dict:
+        return {"rack_id": rack_id}
+
+    def cable_payload(self, a_id, b_id, cable) -> dict:
+        return {
+            "a_terminations": [{"object_type": "dcim.interface", "object_id": a_id}],
+            "b_terminations": [{"object_type": "dcim.interface", "object_id": b_id}],
+            "status": "planned",
+            "type": cable.type,
+            "label": cable.label,
+        }
+
+    def cable_ends(self, cable: dict) -> set:
+        ends = set()
+        for side in ("a_terminations", "b_terminations"):
+            for t in cable.get(side) or []:
+                ends.add(t.get("object_id") or _ref(t.get("object")))
+        return ends
+
+
+# ----------------------------------------------------------------------------------------------- the run
+def _dt_name(dt) -> str:
+    return f"{dt.manufacturer} {dt.model}"
+
+
+def _cable_name(c) -> str:
+    ends = f"{c.a_device}:{c.a_interface} to {c.b_device}:{c.b_interface}"
+    return f"{c.label} ({ends})" if c.label else ends
+
+
+class _Run:
+    def __init__(self, connection, inventory, client, write: bool, progress):
+        self.conn = connection
+        self.inv = inventory
+        self.client = client
+        self.write = write
+        self.progress = progress
+        self.result = PushResult(dry_run=not write)
+        self.expected = self._expected()
+        self.done = 0
+        self.ids: dict[tuple[str, str], object] = {}  # (kind, name) -> DCIM id, NEW or None (failed)
+        self.failed_because: dict[tuple[str, str], str] = {}
+
+    def _expected(self) -> list[tuple[str, str]]:
+        inv = self.inv
+        out = [("manufacturer", m) for m in inv.manufacturers]
+        for dt in inv.device_types:
+            out.append(("device-type", _dt_name(dt)))
+            out += [("interface-template", f"{dt.model}: {i.name}") for i in dt.interfaces]
+            out += [("power-port-template", f"{dt.model}: {p.name}") for p in dt.power_ports]
+        out += [("role", r) for r in dict.fromkeys(d.role for d in inv.devices)]
+        out += [("tag", t) for t in dict.fromkeys(t for d in inv.devices for t in d.tags)]
+        out += [("rack", r.name) for r in inv.racks]
+        out += [("device", d.name) for d in inv.devices]
+        out += [("cable", _cable_name(c)) for c in inv.cables]
+        return out
+
+    # -- bookkeeping
+    def record(self, kind, name, action, *, obj_id=None, changes=None, detail="", status=None):
+        entry = {"kind": kind, "name": name, "action": action}
+        if changes:
+            entry["changes"] = changes
+        if detail:
+            entry["detail"] = detail
+        if status:
+            entry["status"] = status
+        if obj_id not in (None, NEW):
+            entry["id"] = obj_id
+        self.result.actions.append(entry)
+        if action in ("failed", "skipped"):
+            self.ids.setdefault((kind, name), None)
+        self.done += 1
+        if self.progress:
+            self.progress(min(self.done, self.total), self.total, f"{kind} {name}")
+
+    @property
+    def total(self) -> int:
+        return max(len(self.expected), self.done)
+
+    def call(self, fn, *args, **kwargs):
+        """A DCIM call whose fatal errors stop the run."""
+        try:
+            return fn(*args, **kwargs)
+        except DcimError as exc:
+            if exc.fatal:
+                raise _Stop(exc) from exc
+            raise
+
+    def find(self, path, params, **match):
+        """The one object at `path` matching `params` (and, checked here too, `match`), or None."""
+        found = self.call(self.client.list, path, params)
+        for obj in found:
+            if all(_same(_ref(obj.get(k)), v) or _same(obj.get(k), v) for k, v in match.items()):
+                return obj
+        return None
+
+    def ensure(self, kind, name, path, lookup, payload, compare, *, match=None, parent_new=False, fixup=None):
+        """Find by `lookup`; create with `payload` when missing; PATCH the fields of `compare` that differ.
+        Records the action and returns the object's id (NEW in a dry run, None when it failed)."""
+        try:
+            existing = None if parent_new else self.find(path, lookup, **(match or {}))
+            if existing is None:
+                if not self.write:
+                    self.record(kind, name, "create")
+                    self.ids[(kind, name)] = NEW
+                    return NEW
+                made = self.call(self.client.create, path, payload() if callable(payload) else payload)
+                self.record(kind, name, "created", obj_id=made.get("id"))
+                self.ids[(kind, name)] = made.get("id")
+                return made.get("id")
+            changes = {}
+            for key, want in compare.items():
+                have = existing.get(key)
+                if isinstance(want, list):
+                    if sorted(map(str, (_ref(x) for x in have or []))) != sorted(map(str, want)):
+                        changes[key] = [[_ref(x) for x in have or []], want]
+                elif not (_same(_ref(have), want) or _same(_val(have), want)):
+                    changes[key] = [_shown(have), want]
+            if fixup:
+                extra = fixup(existing)
+                for key, want in extra.items():
+                    changes[key] = [existing.get(key), want]
+            obj_id = existing["id"]
+            self.ids[(kind, name)] = obj_id
+            if not changes:
+                self.record(kind, name, "unchanged", obj_id=obj_id)
+                return obj_id
+            if not self.write:
+                self.record(kind, name, "update", obj_id=obj_id, changes=changes)
+                return obj_id
+            self.call(self.client.update, path, obj_id, {k: v[1] for k, v in changes.items()})
+            self.record(kind, name, "updated", obj_id=obj_id, changes=changes)
+            return obj_id
+        except DcimError as exc:
+            self.record(kind, name, "failed", detail=exc.detail, status=exc.status or None)
+            self.ids[(kind, name)] = None
+            return None
+
+    def skip(self, kind, name, because):
+        self.record(kind, name, "skipped", detail=f"not written: {because}")
+
+    # -- the steps
+    def run(self) -> PushResult:
+        try:
+            self.result.version = self.call(self.client.version)
+            self.dialect = (_NetBox if self.conn.kind == "netbox" else _Nautobot)(self.client, self.result.version)
+            self._context()
+            self._manufacturers()
+            self._device_types()
+            self._roles_and_tags()
+            self._racks()
+            self._devices()
+            self._cables()
+        except _Stop as stop:
+            exc = stop.args[0]
+            self.result.error = f"The push stopped: {exc}"
+            self._rest_not_written(str(exc))
+        except DcimError as exc:  # a missing site/location, tenant or status: nothing can be placed
+            self.result.error = f"The push could not start: {exc.detail}"
+            self._rest_not_written(exc.detail)
+        return self.result
+
+    def _rest_not_written(self, why: str):
+        seen = {(a["kind"], a["name"]) for a in self.result.actions}
+        for kind, name in self.expected:
+            if (kind, name) not in seen:
+                self.skip(kind, name, f"the push stopped before this ({why})")
+
+    def _context(self):
+        d = self.dialect
+        place = "location" if self.conn.kind == "nautobot" else "site"
+        site = self.find(d.site_path, {"name": self.conn.site}, name=self.conn.site)
+        if site is None:
+            raise DcimError("refused", f"the {place} {self.conn.site!r} does not exist in the DCIM: create it there first")
+        self.site_id = site["id"]
+        self.tenant_id = None
+        if self.conn.tenant:
+            tenant = self.find("tenancy/tenants/", {"name": self.conn.tenant}, name=self.conn.tenant)
+            if tenant is None:
+                raise DcimError("refused", f"the tenant {self.conn.tenant!r} does not exist in the DCIM")
+            self.tenant_id = tenant["id"]
+        self.planned = self.call(d.status, "Planned")
+
+    def _manufacturers(self):
+        d = self.dialect
+        for name in self.inv.manufacturers:
+            self.ensure("manufacturer", name, "dcim/manufacturers/", {"name": name}, d.manufacturer_payload(name), {}, match={"name": name})
+
+    def _device_types(self):
+        d = self.dialect
+        for dt in self.inv.device_types:
+            name = _dt_name(dt)
+            mfr = self.ids.get(("manufacturer", dt.manufacturer))
+            if mfr is None:
+                self.skip("device-type", name, f"its manufacturer {dt.manufacturer} failed")
+                self._skip_templates(dt, f"its device type {name} failed")
+                continue
+            try:
+                payload = d.device_type_payload(dt, mfr)
+            except DcimError as exc:
+                self.record("device-type", name, "failed", detail=exc.detail)
+                self._skip_templates(dt, f"its device type {name} failed")
+                continue
+            compare = {k: payload[k] for k in ("part_number", "u_height", "is_full_depth", "weight", "weight_unit") if k in payload}
+            dt_id = self.ensure(
+                "device-type",
+                name,
+                "dcim/device-types/",
+                d.device_type_lookup(mfr, dt.model),
+                payload,
+                compare,
+                match={"model": dt.model, "manufacturer": mfr},
+                parent_new=mfr == NEW,
+            )
+            if dt_id is None:
+                self._skip_templates(dt, f"its device type {name} failed")
+                continue
+            self.ids[("device-type-slug", dt.slug)] = dt_id
+            self._templates(dt, dt_id)
+
+    def _skip_templates(self, dt, because):
+        for i in dt.interfaces:
+            self.skip("interface-template", f"{dt.model}: {i.name}", because)
+        for p in dt.power_ports:
+            self.skip("power-port-template", f"{dt.model}: {p.name}", because)
+
+    def _templates(self, dt, dt_id):
+        d = self.dialect
+        for path, kind, items, fields in (
+            ("dcim/interface-templates/", "interface-template", dt.interfaces, ("type", "mgmt_only")),
+            ("dcim/power-port-templates/", "power-port-template", dt.power_ports, ("type", "maximum_draw", "allocated_draw")),
+        ):
+            existing = {}
+            if dt_id != NEW:
+                for t in self.call(self.client.list, path, d.template_lookup(dt_id)):
+                    if _same(_ref(t.get("device_type")), dt_id):
+                        existing[t.get("name")] = t
+            for item in items:
+                name = f"{dt.model}: {item.name}"
+                want = {f: getattr(item, f) for f in fields}
+                have = existing.get(item.name)
+                try:
+                    if have is None:
+                        if not self.write:
+                            self.record(kind, name, "create")
+                            continue
+                        made = self.call(self.client.create, path, {"device_type": dt_id, "name": item.name, **want})
+                        self.record(kind, name, "created", obj_id=made.get("id"))
+                        continue
+                    changes = {
+                        f: [_val(have.get(f)), v]
+                        for f, v in want.items()
+                        if not (_same(_val(have.get(f)), v) or (v is None and not have.get(f)))
+                    }
+                    if not changes:
+                        self.record(kind, name, "unchanged", obj_id=have["id"])
+                    elif not self.write:
+                        self.record(kind, name, "update", obj_id=have["id"], changes=changes)
+                    else:
+                        self.call(self.client.update, path, have["id"], {k: v[1] for k, v in changes.items()})
+                        self.record(kind, name, "updated", obj_id=have["id"], changes=changes)
+                except DcimError as exc:
+                    self.record(kind, name, "failed", detail=exc.detail, status=exc.status or None)
+
+    def _roles_and_tags(self):
+        d = self.dialect
+        for role in dict.fromkeys(dev.role for dev in self.inv.devices):
+            self.ensure("role", role, d.role_path, {"name": role}, d.role_payload(role), {}, match={"name": role}, fixup=d.fixup_role)
+        for tag in dict.fromkeys(t for dev in self.inv.devices for t in dev.tags):
+            fix = d.fixup_role if isinstance(d, _Nautobot) else None  # Nautobot tags name their content types too
+            self.ensure("tag", tag, "extras/tags/", {"name": tag}, d.tag_payload(tag), {}, match={"name": tag}, fixup=fix)
+
+    def _racks(self):
+        d = self.dialect
+        for rack in self.inv.racks:
+            payload = {"name": rack.name, **d.site_fields(self.site_id), "status": self.planned, "u_height": rack.u_height}
+            if self.tenant_id:
+                payload["tenant"] = self.tenant_id
+            compare = {"u_height": rack.u_height}
+            lookup = {"name": rack.name, **d.by_site(self.site_id)}
+            self.ensure("rack", rack.name, "dcim/racks/", lookup, payload, compare, match={"name": rack.name})
+
+    def _devices(self):
+        d = self.dialect
+        moves = []  # (device, id, changes) placed after every moved device has left its U
+        design_names = {dev.name for dev in self.inv.devices}
+        for dev in self.inv.devices:
+            needs = {
+                "device type": self.ids.get(("device-type-slug", dev.device_type)),
+                "rack": self.ids.get(("rack", dev.rack)),
+                "role": self.ids.get(("role", dev.role)),
+            }
+            needs.update({f"tag {t}": self.ids.get(("tag", t)) for t in dev.tags})
+            missing = [k for k, v in needs.items() if v is None]
+            if missing:
+                self.skip("device", dev.name, f"its {', '.join(missing)} failed or is missing")
+                continue
+            any_new = any(v == NEW for v in needs.values())
+            want = {
+                "device_type": needs["device type"],
+                d.role_field: needs["role"],
+                "rack": needs["rack"],
+                "position": dev.position,
+                "face": dev.face if dev.position is not None else "",
+                "tags": [needs[f"tag {t}"] for t in dev.tags],
+            }
+            if self.tenant_id:
+                want["tenant"] = self.tenant_id
+            payload = {"name": dev.name, **d.site_fields(self.site_id), "status": d.status(dev.status.title()), **want}
+            try:
+                existing = None if any_new else self.find("dcim/devices/", {"name": dev.name, **d.by_site(self.site_id)}, name=dev.name)
+                if existing is None:
+                    if not self.write:
+                        self.record("device", dev.name, "create", detail=f"{dev.rack} U{dev.position} {dev.face}")
+                        self.ids[("device", dev.name)] = NEW
+                        continue
+                    made = self.call(self.client.create, "dcim/devices/", payload)
+                    self.ids[("device", dev.name)] = made["id"]
+                    self.record("device", dev.name, "created", obj_id=made["id"], detail=f"{dev.rack} U{dev.position} {dev.face}")
+                    continue
+                self.ids[("device", dev.name)] = existing["id"]
+                changes = {}
+                for key, value in want.items():
+                    have = existing.get(key)
+                    if key == "tags":
+                        if sorted(str(_ref(t)) for t in have or []) != sorted(map(str, value)):
+                            changes[key] = [[_ref(t) for t in have or []], value]
+                    elif not (_same(_ref(have), value) or _same(_val(have), value)):
+                        changes[key] = [_shown(have), value]
+                if not changes:
+                    self.record("device", dev.name, "unchanged", obj_id=existing["id"])
+                elif not self.write:
+                    self.record("device", dev.name, "update", obj_id=existing["id"], changes=changes)
+                else:
+                    moves.append((dev, existing, changes, want))
+            except DcimError as exc:
+                self.record("device", dev.name, "failed", detail=exc.detail, status=exc.status or None)
+                self.ids[("device", dev.name)] = None
+        self._move(moves)
+        self._kept(design_names)
+
+    def _move(self, moves):
+        """Devices that change place leave their U first (position cleared), then all are placed: two devices
+        of the design may swap places. A device that cannot be placed afterwards is reported as unplaced."""
+        vacated, notes = {}, {}
+        for dev, existing, changes, _want in moves:
+            if ("position" in changes or "rack" in changes) and existing.get("position") is not None:
+                try:
+                    self.call(self.client.update, "dcim/devices/", existing["id"], {"position": None, "face": ""})
+                    vacated[dev.name] = existing.get("position")
+                except DcimError as exc:
+                    notes[dev.name] = f"(taking it out of its U first was refused: {exc.detail})"
+        for dev, existing, changes, want in moves:
+            note = notes.get(dev.name, "")
+            data = {k: v[1] for k, v in changes.items()}
+            if dev.name in vacated:  # its face was cleared with its position: send the whole place again
+                data.update({k: want[k] for k in ("rack", "position", "face")})
+            try:
+                self.call(self.client.update, "dcim/devices/", existing["id"], data)
+                self.record("device", dev.name, "updated", obj_id=existing["id"], changes=changes)
+            except DcimError as exc:
+                left = f" It was taken out of U{vacated[dev.name]:g} and is now unplaced in its rack." if dev.name in vacated else ""
+                self.record(
+                    "device", dev.name, "failed", obj_id=existing["id"], detail=f"{exc.detail}{left} {note}".strip(), status=exc.status
+                )
+
+    def _kept(self, design_names):
+        """Devices in the design's racks that the design no longer has: listed, never deleted."""
+        for rack in self.inv.racks:
+            rack_id = self.ids.get(("rack", rack.name))
+            if rack_id in (None, NEW):
+                continue
+            try:
+                others = self.call(self.client.list, "dcim/devices/", self.dialect.by_rack(rack_id))
+            except DcimError:
+                continue  # a refusal of the listing only costs this note
+            for other in others:
+                if other.get("name") and other["name"] not in design_names and _same(_ref(other.get("rack")), rack_id):
+                    self.record(
+                        "device",
+                        other["name"],
+                        "kept",
+                        obj_id=other.get("id"),
+                        detail=f"in rack {rack.name} but not in this design: left as it is",
+                    )
+
+    def _interfaces(self, device_name):
+        key = ("interfaces", device_name)
+        if key not in self.ids:
+            dev_id = self.ids.get(("device", device_name))
+            if dev_id in (None, NEW):
+                self.ids[key] = dev_id
+            else:
+                found = self.call(self.client.list, "dcim/interfaces/", self.dialect.by_device(dev_id))
+                self.ids[key] = {i["name"]: i for i in found if _same(_ref(i.get("device")), dev_id)}
+        return self.ids[key]
+
+    def _interface(self, device_name, iface_name):
+        """The interface's id (creating it on a device made before its type had it), NEW, or None."""
+        found = self._interfaces(device_name)
+        if found in (None, NEW):
+            return found, None
+        if iface_name in found:
+            return found[iface_name]["id"], found[iface_name]
+        dev = next(x for x in self.inv.devices if x.name == device_name)
+        dt = next((t for t in self.inv.device_types if t.slug == dev.device_type), None)
+        spec = next((i for i in (dt.interfaces if dt else ()) if i.name == iface_name), None)
+        name = f"{device_name}: {iface_name}"
+        if spec is None:
+            self.record("interface", name, "failed", detail="the device type has no such interface")
+            return None, None
+        if not self.write:
+            self.record("interface", name, "create", detail="the device has no such interface yet (made before its type had it)")
+            return NEW, None
+        try:
+            made = self.call(
+                self.client.create, "dcim/interfaces/", self.dialect.interface_payload(self.ids[("device", device_name)], spec)
+            )
+        except DcimError as exc:
+            self.record("interface", name, "failed", detail=exc.detail, status=exc.status)
+            return None, None
+        self.record("interface", name, "created", obj_id=made.get("id"))
+        found[iface_name] = made
+        return made["id"], made
+
+    def _cables(self):
+        d = self.dialect
+        for cable in self.inv.cables:
+            name = _cable_name(cable)
+            try:
+                a_id, a = self._interface(cable.a_device, cable.a_interface)
+                b_id, b = self._interface(cable.b_device, cable.b_interface)
+                if a_id is None or b_id is None:
+                    self.skip("cable", name, "one of its devices or interfaces failed or is missing")
+                    continue
+                if NEW in (a_id, b_id):
+                    self.record("cable", name, "create")
+                    continue
+                a_cable, b_cable = _ref((a or {}).get("cable")), _ref((b or {}).get("cable"))
+                if a_cable or b_cable:
+                    existing = self.call(self.client.get, "dcim/cables/", a_cable or b_cable)
+                    if {str(x) for x in d.cable_ends(existing)} == {str(a_id), str(b_id)}:
+                        compare = {"label": cable.label, "type": cable.type}
+                        changes = {k: [_val(existing.get(k)), v] for k, v in compare.items() if not _same(_val(existing.get(k)), v)}
+                        if not changes:
+                            self.record("cable", name, "unchanged", obj_id=existing["id"])
+                        elif not self.write:
+                            self.record("cable", name, "update", obj_id=existing["id"], changes=changes)
+                        else:
+                            self.call(self.client.update, "dcim/cables/", existing["id"], {k: v[1] for k, v in changes.items()})
+                            self.record("cable", name, "updated", obj_id=existing["id"], changes=changes)
+                        continue
+                    busy = cable.a_interface if a_cable else cable.b_interface
+                    owner = cable.a_device if a_cable else cable.b_device
+                    self.record(
+                        "cable",
+                        name,
+                        "failed",
+                        detail=f"{owner}:{busy} is already cabled elsewhere in the DCIM (cable {existing.get('id')}); "
+                        "remove that cable there first if the design is right",
+                    )
+                    continue
+                if not self.write:
+                    self.record("cable", name, "create")
+                    continue
+                made = self.call(self.client.create, "dcim/cables/", d.cable_payload(a_id, b_id, cable))
+                self.record("cable", name, "created", obj_id=made.get("id"))
+                for dev, iface in ((cable.a_device, cable.a_interface), (cable.b_device, cable.b_interface)):
+                    self._interfaces(dev)[iface] = {**self._interfaces(dev)[iface], "cable": {"id": made.get("id")}}
+            except DcimError as exc:
+                self.record("cable", name, "failed", detail=exc.detail, status=exc.status or None)
+
+
+def plan_push(connection, inventory, *, client=None, progress=None) -> PushResult:
+    """Dry run: what a push of `inventory` through `connection` would create or change; writes nothing."""
+    return _Run(connection, inventory, client or client_for(connection), False, progress).run()
+
+
+def apply_push(connection, inventory, *, client=None, progress=None) -> PushResult:
+    """Create what is missing and update what differs; returns the per-object report (see module doc)."""
+    return _Run(connection, inventory, client or client_for(connection), True, progress).run()
