@@ -97,13 +97,32 @@ class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
         )
 
 
-class ServerSerializer(FullCleanMixin, serializers.ModelSerializer):
+class IncompleteFieldsMixin(serializers.Serializer):
+    """Parts imported from a device-type file may lack figures the planner needs: listed here, read-only.
+    A figure leaves the list when it gets a source note (write `sources` with the value)."""
+
+    missing_figures = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="Figures not known yet (their stored values are placeholders); empty for a complete part.",
+    )
+    incomplete = serializers.BooleanField(read_only=True, help_text="True while figures are missing: designs cannot use the part.")
+
+
+INCOMPLETE = ("missing_figures", "incomplete")
+
+
+class ServerSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Server
-        fields = COMMON + ("height_u", "pcie_slots", "pcie_gen", "internal_bays", "cpu", "memory_gb", "power_w", "max_power_w", "weight_kg")
+        fields = (
+            COMMON
+            + ("height_u", "pcie_slots", "pcie_gen", "internal_bays", "cpu", "memory_gb", "power_w", "max_power_w", "weight_kg")
+            + INCOMPLETE
+        )
 
 
-class EnclosureSerializer(FullCleanMixin, serializers.ModelSerializer):
+class EnclosureSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Enclosure
         fields = COMMON + (
@@ -124,7 +143,7 @@ class EnclosureSerializer(FullCleanMixin, serializers.ModelSerializer):
             "max_request_kib",
             "power_w",
             "weight_kg",
-        )
+        ) + INCOMPLETE
 
 
 class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
@@ -167,10 +186,10 @@ class AccessorySerializer(FullCleanMixin, serializers.ModelSerializer):
         )
 
 
-class SwitchSerializer(FullCleanMixin, serializers.ModelSerializer):
+class SwitchSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = cat.Switch
-        fields = COMMON + ("kind", "ports", "port_gbps", "height_u", "power_w", "weight_kg")
+        fields = COMMON + ("kind", "ports", "port_gbps", "height_u", "power_w", "weight_kg") + INCOMPLETE
 
 
 class RackSwitchSerializer(serializers.Serializer):

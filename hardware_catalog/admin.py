@@ -18,6 +18,17 @@ class SourcedAdmin(admin.ModelAdmin):
         return ", ".join(obj.missing_sources()) or "none"
 
 
+class IncompleteAdmin(SourcedAdmin):
+    """Parts imported from a device-type file list the figures they still lack; entering a figure with its
+    source note (in `sources`) takes it off the list when saved."""
+
+    readonly_fields = ("missing_source_notes", "missing_figures")
+
+    @admin.display(boolean=True, description="Complete")
+    def complete(self, obj) -> bool:
+        return not obj.missing_figures
+
+
 @admin.register(models.Disk)
 class DiskAdmin(SourcedAdmin):
     list_display = ("slug", "name", "interface", "capacity_tb", "read_mbps", "write_mbps", "power_w")
@@ -25,13 +36,13 @@ class DiskAdmin(SourcedAdmin):
 
 
 @admin.register(models.Server)
-class ServerAdmin(SourcedAdmin):
-    list_display = ("slug", "name", "height_u", "pcie_slots", "internal_bays", "power_w", "weight_kg")
+class ServerAdmin(IncompleteAdmin):
+    list_display = ("slug", "name", "height_u", "pcie_slots", "internal_bays", "power_w", "weight_kg", "complete")
 
 
 @admin.register(models.Enclosure)
-class EnclosureAdmin(SourcedAdmin):
-    list_display = ("slug", "name", "kind", "height_u", "drive_slots", "controller_read_mbps", "controller_write_mbps")
+class EnclosureAdmin(IncompleteAdmin):
+    list_display = ("slug", "name", "kind", "height_u", "drive_slots", "controller_read_mbps", "controller_write_mbps", "complete")
     list_filter = ("kind",)
 
 
@@ -42,8 +53,8 @@ class AdapterAdmin(SourcedAdmin):
 
 
 @admin.register(models.Switch)
-class SwitchAdmin(SourcedAdmin):
-    list_display = ("slug", "name", "kind", "ports", "port_gbps", "height_u")
+class SwitchAdmin(IncompleteAdmin):
+    list_display = ("slug", "name", "kind", "ports", "port_gbps", "height_u", "complete")
 
 
 class RackSwitchInline(admin.TabularInline):

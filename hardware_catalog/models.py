@@ -43,9 +43,10 @@ class CatalogueItem(models.Model):
     def missing_sources(self) -> list[str]:
         """Figures used by the engine that carry no source note."""
         notes = self.sources or {}
+        not_yet = set(getattr(self, "missing_figures", None) or ())  # placeholders of an incomplete part
         missing = []
         for field in self.SOURCED_FIELDS:
-            if getattr(self, field, None) in (None, ""):
+            if getattr(self, field, None) in (None, "") or field in not_yet:
                 continue
             if not str(notes.get(field, "")).strip():
                 missing.append(field)
@@ -58,6 +59,61 @@ class CatalogueItem(models.Model):
         missing = self.missing_sources()
         if missing:
             raise ValidationError({"sources": f"no source note for: {', '.join(missing)}"})
+
+
+class IncompleteMixin(models.Model):
+    """A part imported with figures the planner needs but its source did not carry (a device-type file
+    from the community library has no PCIe slots, drive slots or controller limits).
+
+    `missing_figures` lists those figures; the values stored for them meanwhile are placeholders (the
+    columns are NOT NULL) and never reach the engine: a design, template or solve naming the part is
+    refused until the list is empty. A figure leaves the list when it gets a source note in `sources`
+    (admin or staff API): entering the value and saying where it comes from is what completes it."""
+
+    missing_figures = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Figures the planner needs that are not known yet (placeholders stored). A figure leaves this "
+        "list when its source note is entered in `sources`; the part is usable in designs when the list is empty.",
+    )
+
+    class Meta:
+        abstract = True
+
+    @property
+    def incomplete(self) -> bool:
+        return bool(self.missing_figures)
+
+    def settle_missing_figures(self) -> None:
+        """Drop from `missing_figures` every figure that now has a source note and a value."""
+        if not isinstance(self.missing_figures, list):
+            return
+        notes = self.sources if isinstance(self.sources, dict) else {}
+        self.missing_figures = [
+            f for f in self.missing_figures if not (str(notes.get(f, "")).strip() and getattr(self, f, None) not in (None, ""))
+        ]
+
+    def clean(self) -> None:
+        if not isinstance(self.missing_figures, list) or not all(isinstance(f, str) for f in self.missing_figures):
+            raise ValidationError({"missing_figures": "must be a list of figure names"})
+        unknown = [f for f in self.missing_figures if f not in self.SOURCED_FIELDS]
+        if unknown:
+            raise ValidationError({"missing_figures": f"not figures of this part: {', '.join(unknown)}"})
+        super().clean()
+
+    def save(self, *args, **kwargs):
+        self.settle_missing_figures()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "sources" in update_fields:
+            kwargs["update_fields"] = set(update_fields) | {"missing_figures"}
+        super().save(*args, **kwargs)
+
+    def incomplete_message(self, what: str) -> str:
+        """'server dell-r730xd (Dell PowerEdge R730xd) is incomplete: ...' for the 400 that refuses it."""
+        return (
+            f"{what} '{self.slug}' ({self.name}) is incomplete: no {', '.join(self.missing_figures)} yet "
+            "(imported from a device-type file that does not carry them); enter them with source notes in the catalogue first"
+        )
 
 
 class Disk(CatalogueItem):
@@ -100,7 +156,7 @@ class Disk(CatalogueItem):
         return int(self.capacity_tb * 10**12)
 
 
-class Server(CatalogueItem):
+class Server(CatalogueItem, IncompleteMixin):
     """A server model (object storage, metadata or management server)."""
 
     SOURCED_FIELDS = ("height_u", "pcie_slots", "internal_bays", "power_w", "weight_kg")
@@ -116,7 +172,7 @@ class Server(CatalogueItem):
     weight_kg = models.FloatField(validators=_positive(0))
 
 
-class Enclosure(CatalogueItem):
+class Enclosure(CatalogueItem, IncompleteMixin):
     """A disk enclosure: RAID head, expansion, JBOD, iSCSI array, or a server's internal bays.
 
     The uplink is the enclosure's connection towards the server: for a RAID head or JBOD its host
@@ -237,7 +293,7 @@ class Adapter(CatalogueItem):
         return min(self.link_gbps, self.pcie_effective_gbps)
 
 
-class Switch(CatalogueItem):
+class Switch(CatalogueItem, IncompleteMixin):
     """A network switch (InfiniBand fabric or management Ethernet)."""
 
     class Kind(models.TextChoices):
@@ -420,6 +476,10 @@ class BrickTemplate(CatalogueItem):
     def clean(self) -> None:
         super().clean()
         errors = {}
+        for field in ("server", "head", "expansion"):
+            part = getattr(self, field) if getattr(self, f"{field}_id") else None
+            if part is not None and part.incomplete:
+                errors[field] = part.incomplete_message("server" if field == "server" else "enclosure")
         if self.head_id and self.expansions > self.head.max_expansions:
             errors["expansions"] = f"the head {self.head.slug} supports at most {self.head.max_expansions} expansion enclosures"
         if self.expansions and not self.expansion_id:

@@ -48,6 +48,17 @@ def _unknown(what: str, slug: str, choices: list[str]) -> str:
     return f"unknown {what} '{shown}'{known}"
 
 
+def _refuse_incomplete(parts, path: tuple, errors: dict) -> bool:
+    """Put a message for each part imported without the figures the planner needs (their stored
+    values are placeholders that must not reach the engine); True when there was one."""
+    refused = False
+    for part, what in parts:
+        if part is not None and getattr(part, "missing_figures", None):
+            _put(errors, path, part.incomplete_message(what))
+            refused = True
+    return refused
+
+
 def _network_adapter(snap: CatalogueSnapshot, slug: str, path: tuple, errors: dict):
     """A network adapter (InfiniBand HCA or Ethernet NIC); a SAS HBA is refused by name."""
     adapter = snap.adapters.get(slug)
@@ -108,6 +119,9 @@ def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str
         return None
     n_errors = len(str(errors))
     head, server = template.head, template.server
+    used_expansion = template.expansion if (template.expansions if entry.get("expansions") is None else entry["expansions"]) else None
+    if _refuse_incomplete(((server, "server"), (head, "enclosure"), (used_expansion, "enclosure")), path + ("template",), errors):
+        return None
     disk = template.disk
     if entry.get("disk"):
         disk = snap.disks.get(entry["disk"])
@@ -218,6 +232,8 @@ def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict, override: dict |
         if obj is None:
             _put(errors, ("metadata", "cell"), f"metadata cell '{slug}' names an unknown {item.kind} '{item.item_slug}'")
             continue
+        if _refuse_incomplete(((obj, item.kind),), ("metadata", "cell"), errors):
+            continue
         lines.append(engine.inputs.MetadataLine(kind=item.kind, part=part_params(obj, item.kind), count=item.count, role=item.role))
     given = override or {}
     disk = cell.mdt_disk
@@ -247,6 +263,8 @@ def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict, override: dict |
     if disks < needed:
         _put(errors, ("metadata", "mdt", "disks"), f"{groups} x {data}+{parity} needs {needed} disks, not {disks}")
     enclosure = cell.mdt_enclosure
+    if _refuse_incomplete(((enclosure, "enclosure"),), ("metadata", "cell"), errors):
+        return None
     if enclosure is not None and disk.form_factor == "3.5" and enclosure.drive_form_factor == "2.5":
         _put(errors, ("metadata", "mdt", "disk"), f"a 3.5-inch disk does not fit the {enclosure.name}'s 2.5-inch bays")
     mdt = engine.MdtStorage(
@@ -265,6 +283,8 @@ def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams
     rack = snap.racks.get(slug)
     if rack is None:
         _put(errors, ("rack",), _unknown("rack", slug, snap.choices("racks")))
+        return None
+    if _refuse_incomplete(((rs.switch, "switch") for rs in rack.rack_switches.all()), ("rack",), errors):
         return None
     switches = tuple((part_params(rs.switch, "switch"), rs.count) for rs in rack.rack_switches.all())
     pdu = None
