@@ -761,3 +761,123 @@ def plan_push(connection, inventory, *, client=None, progress=None) -> PushResul
 def apply_push(connection, inventory, *, client=None, progress=None) -> PushResult:
     """Create what is missing and update what differs; returns the per-object report (see module doc)."""
     return _Run(connection, inventory, client or client_for(connection), True, progress).run()
+
+
+# ----------------------------------------------------------------------------------------------- services
+# The only place that joins the ORM, the inventory and the DCIM client: the API and the task call these.
+class PushNotStarted(Exception):
+    """The push job could not be handed to the task queue (wraps planner.services.jobs.BrokerUnavailable)."""
+
+
+def push_request(*, user, connection, design, dry_run: bool):
+    """Save a DcimPush row for `design`'s current version, then hand it to the exports queue (or run it
+    now in eager mode). Raises planner.services.jobs.BrokerUnavailable (job kept, re-sent when polled)."""
+    from .models import DcimPush
+
+    push = DcimPush.objects.create(owner=user, connection=connection, design=design, design_version=design.version, dry_run=dry_run)
+    push_send(push)
+    return push
+
+
+def push_send(push) -> None:
+    """Send the push's task; record when the broker took it."""
+    from django.utils import timezone
+
+    from config.celery import app
+    from planner.services.jobs import BrokerUnavailable
+
+    from .models import DcimPush
+    from .tasks import push_design
+
+    if app.conf.task_always_eager:
+        DcimPush.objects.filter(pk=push.pk).update(enqueued_at=timezone.now())
+        push_design.apply_async(args=[push.pk])
+        return
+    try:
+        push_design.apply_async(args=[push.pk], retry=False)
+    except Exception as exc:  # noqa: BLE001 - kombu and redis raise many kinds when the broker is down
+        raise BrokerUnavailable(push, exc) from exc
+    DcimPush.objects.filter(pk=push.pk).update(enqueued_at=timezone.now())
+
+
+def push_resend_if_lost(push) -> bool:
+    """A queued push the broker never took is sent again when someone polls it."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from planner.services.jobs import BrokerUnavailable
+
+    if push.status == "queued" and push.enqueued_at is None and push.created_at < timezone.now() - timedelta(seconds=2):
+        try:
+            push_send(push)
+            return True
+        except BrokerUnavailable:
+            return False
+    return False
+
+
+def push_fail(*, push_id: int, reason: str) -> None:
+    from django.utils import timezone
+
+    from .models import DcimPush
+
+    DcimPush.objects.filter(pk=push_id).exclude(status="done").update(status="failed", error=reason, finished_at=timezone.now())
+
+
+def push_run(*, push_id: int, transport=None):
+    """Run push `push_id` (dry run or push): builds the design's inventory, talks to the DCIM, saves
+    progress as it goes and the report at the end. A finished push is not run again."""
+    import time
+
+    from django.utils import timezone
+
+    from .crypto import TokenUnreadable
+    from .inventory import inventory_for_design
+    from .models import DcimPush
+
+    push = DcimPush.objects.select_related("connection", "design").get(pk=push_id)
+    if push.status in (DcimPush.Status.DONE, DcimPush.Status.FAILED):
+        return push
+    DcimPush.objects.filter(pk=push.pk).update(status=DcimPush.Status.RUNNING, started_at=timezone.now(), progress_step="starting")
+    design = push.design
+    if design.version != push.design_version:
+        push_fail(
+            push_id=push.pk,
+            reason=f"The design was changed (it is now version {design.version}) after this was asked for (version "
+            f"{push.design_version}); nothing was sent. Run the dry run again.",
+        )
+        return DcimPush.objects.get(pk=push.pk)
+    try:
+        inventory = inventory_for_design(design)
+    except Exception as exc:  # noqa: BLE001 - the design cannot be turned into racks and devices: say why
+        push_fail(push_id=push.pk, reason=f"The design could not be turned into racks and devices: {exc}")
+        return DcimPush.objects.get(pk=push.pk)
+    try:
+        client = client_for(push.connection, transport=transport)
+    except TokenUnreadable as exc:
+        push_fail(push_id=push.pk, reason=str(exc))
+        return DcimPush.objects.get(pk=push.pk)
+    last = [0.0]
+
+    def progress(done, total, step):
+        now = time.monotonic()
+        if now - last[0] >= 0.5 or done == total:
+            last[0] = now
+            DcimPush.objects.filter(pk=push.pk).update(progress_done=done, progress_total=total, progress_step=step[:200])
+
+    run = plan_push if push.dry_run else apply_push
+    result = run(push.connection, inventory, client=client, progress=progress)
+    failed = sum(1 for a in result.actions if a["action"] == "failed")
+    error = result.error or (f"{failed} object(s) were refused by the DCIM: see the report." if failed else "")
+    done = sum(1 for a in result.actions if a["action"] != "skipped") if result.error else len(result.actions)
+    DcimPush.objects.filter(pk=push.pk).update(
+        status=DcimPush.Status.FAILED if result.error else DcimPush.Status.DONE,
+        report=result.actions,
+        error=error,
+        progress_done=done,
+        progress_total=len(result.actions),
+        progress_step=f"{result.version and 'DCIM version ' + result.version}".strip(),
+        finished_at=timezone.now(),
+    )
+    return DcimPush.objects.get(pk=push.pk)
