@@ -26,8 +26,8 @@ import yaml
 
 MAX_FILE_BYTES = 1024 * 1024
 """One YAML file (the library's largest files, chassis switches, are under 200 KB)."""
-MAX_ZIP_BYTES = 8 * 1024 * 1024
-"""One zip upload, compressed."""
+MAX_ZIP_BYTES = 4 * 1024 * 1024
+"""One zip upload, compressed (the site refuses any request over 4 MiB anyway: MAX_REQUEST_BYTES)."""
 MAX_ZIP_MEMBERS = 500
 """Entries in one zip (folders included)."""
 MAX_TOTAL_BYTES = 16 * 1024 * 1024
