@@ -5,13 +5,13 @@ and per-object report). Thin: the work is in dcim/push.py."""
 from __future__ import annotations
 
 import os
-import re
 import urllib.parse
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -28,7 +28,8 @@ from .clients import DcimError, client_for
 from .crypto import TokenUnreadable
 from .models import DcimConnection, DcimPush, detect_token_version
 
-TOKEN_CHARS = re.compile(r"^[A-Za-z0-9_.\-]+$")
+TOKEN_FORM = RegexValidator(r"^[A-Za-z0-9_.\-]+$", "a token has only letters, digits and . _ - (no spaces or 'Token ' prefix)")
+URL_FORM = RegexValidator(r"^https?://", "must start with http:// or https://")
 
 
 def allowed_hosts() -> list[str]:
@@ -40,17 +41,25 @@ def allowed_hosts() -> list[str]:
     return [h.strip().lower() for h in value.split(",") if h.strip()]
 
 
+@extend_schema_field({"type": "string", "pattern": "^(nautobot|netbox)$", "description": "nautobot or netbox."})
+class DcimKindField(serializers.ChoiceField):
+    """The connection's kind, documented by a pattern: an enum would become a component named after the
+    field, and other `kind` enums in the API (the import part's) would collide with it."""
+
+
 class ConnectionSerializer(serializers.ModelSerializer):
     """A DCIM connection. `token` is write-only (required when creating; send it again only to change it);
     answers show `token_hint`, its last four characters."""
 
     token = serializers.CharField(
         write_only=True,
-        required=False,
+        required=True,
         max_length=300,
         trim_whitespace=True,
+        validators=[TOKEN_FORM],
         help_text="The DCIM API token (never returned). Nautobot: 40 hex characters; NetBox v1: 40 hex, v2: nbt_<key>.<token>.",
     )
+    kind = DcimKindField(choices=DcimConnection.Kind.choices, help_text="nautobot or netbox.")
     token_hint = serializers.SerializerMethodField(help_text="The token's last four characters, e.g. '…1a2b'.")
     token_version_effective = serializers.SerializerMethodField(help_text="NetBox: v1 or v2 as used (chosen, else detected); Nautobot: ''.")
     test_url = serializers.SerializerMethodField()
@@ -77,6 +86,7 @@ class ConnectionSerializer(serializers.ModelSerializer):
         extra_kwargs = {
             "name": {"help_text": "Your name for it, unique among your connections."},
             "site": {"help_text": "NetBox site or Nautobot location name where the racks go (it must exist there)."},
+            "base_url": {"validators": [URL_FORM]},
         }
 
     def get_token_hint(self, obj) -> str:
@@ -102,11 +112,6 @@ class ConnectionSerializer(serializers.ModelSerializer):
             path = path[: -len("/api")]  # the API is found under <address>/api/
         return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
-    def validate_token(self, value: str) -> str:
-        if not TOKEN_CHARS.match(value):
-            raise serializers.ValidationError("a token has only letters, digits and . _ - (no spaces or 'Token ' prefix)")
-        return value
-
     def validate_name(self, value: str) -> str:
         owner = self.context["request"].user
         clash = DcimConnection.objects.filter(owner=owner, name=value)
@@ -119,8 +124,6 @@ class ConnectionSerializer(serializers.ModelSerializer):
     def validate(self, attrs):
         kind = attrs.get("kind", getattr(self.instance, "kind", None))
         token = attrs.get("token")
-        if self.instance is None and not token:
-            raise serializers.ValidationError({"token": ["required when creating a connection"]})
         version = attrs.get("token_version", getattr(self.instance, "token_version", ""))
         if kind == "nautobot" and version:
             raise serializers.ValidationError({"token_version": ["only NetBox tokens have versions: leave it empty for Nautobot"]})
@@ -155,6 +158,19 @@ class ConnectionSerializer(serializers.ModelSerializer):
         return self._save(instance, validated)
 
 
+class ConnectionUpdateSerializer(ConnectionSerializer):
+    """Changing a connection: as creating one, but `token` only when it is to be replaced."""
+
+    token = serializers.CharField(
+        write_only=True,
+        required=False,
+        max_length=300,
+        trim_whitespace=True,
+        validators=[TOKEN_FORM],
+        help_text="A new API token (never returned); leave it out to keep the stored one.",
+    )
+
+
 class ConnectionTestSerializer(serializers.Serializer):
     ok = serializers.BooleanField(help_text="The DCIM answered its status endpoint with this token.")
     product = serializers.CharField(help_text="Nautobot or NetBox.")
@@ -183,8 +199,18 @@ NOT_FOUND = OpenApiResponse(description="No such connection of yours (other user
         summary="One DCIM connection (token never shown)", tags=["dcim"], responses={200: ConnectionSerializer, 404: NOT_FOUND}
     ),
     create=extend_schema(summary="Add a DCIM connection (Nautobot or NetBox)", tags=["dcim"], examples=[CONNECTION_EXAMPLE]),
-    update=extend_schema(summary="Change a DCIM connection (send token only to replace it)", tags=["dcim"]),
-    partial_update=extend_schema(summary="Change some fields of a DCIM connection", tags=["dcim"]),
+    update=extend_schema(
+        summary="Change a DCIM connection (send token only to replace it)",
+        tags=["dcim"],
+        request=ConnectionUpdateSerializer,
+        responses={200: ConnectionSerializer, 404: NOT_FOUND},
+    ),
+    partial_update=extend_schema(
+        summary="Change some fields of a DCIM connection",
+        tags=["dcim"],
+        request=ConnectionUpdateSerializer,
+        responses={200: ConnectionSerializer, 404: NOT_FOUND},
+    ),
     destroy=extend_schema(summary="Delete a DCIM connection and its pushes' records", tags=["dcim"], responses={204: None, 404: NOT_FOUND}),
 )
 class ConnectionViewSet(viewsets.ModelViewSet):
@@ -196,6 +222,9 @@ class ConnectionViewSet(viewsets.ModelViewSet):
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]
 
     queryset = DcimConnection.objects.none()  # the schema's parameter types; requests use get_queryset
+
+    def get_serializer_class(self):
+        return ConnectionUpdateSerializer if self.action in ("update", "partial_update") else ConnectionSerializer
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

@@ -89,7 +89,7 @@ def test_bad_connection_is_a_400_naming_the_field(api, alice, body, field, messa
 
 def test_missing_token_and_duplicate_name_are_400s(api, alice):
     body = {"name": "N", "kind": "nautobot", "base_url": "https://n.example.org", "site": "Hall A"}
-    assert api.post("/api/v1/dcim/connections/", body, format="json").json() == {"token": ["required when creating a connection"]}
+    assert api.post("/api/v1/dcim/connections/", body, format="json").json() == {"token": ["This field is required."]}
     assert make_connection(api).status_code == 201
     assert make_connection(api).json() == {"name": ["you already have a connection named 'Nautobot'"]}
 
