@@ -40,8 +40,10 @@ class ImportRequestSerializer(serializers.Serializer):
             f"Each YAML file at most {library.MAX_FILE_BYTES // 2**20} MiB; the whole request at most 4 MiB."
         ),
     )
-    kind = serializers.ChoiceField(
-        choices=KINDS, required=False, help_text="The kind of every device type uploaded (else each is guessed, or taken from `kinds`)."
+    kind = serializers.CharField(
+        required=False,
+        max_length=20,
+        help_text=f"The kind of every device type uploaded: one of {', '.join(KINDS)} (else each is guessed, or taken from `kinds`).",
     )
     kinds = serializers.CharField(
         required=False,
@@ -49,6 +51,11 @@ class ImportRequestSerializer(serializers.Serializer):
         help_text='A JSON object mapping a file name (with its folder inside a zip) or a device-type slug to a kind, e.g. {"SX6036.yaml": "switch"}.',
     )
     dry_run = serializers.BooleanField(required=False, default=False, help_text="Only preview: nothing is written.")
+
+    def validate_kind(self, value):
+        if value not in KINDS:
+            raise serializers.ValidationError(f"'{value}' is not a kind; choose one of {', '.join(KINDS)}")
+        return value
 
     def validate_kinds(self, value):
         try:
@@ -81,7 +88,7 @@ class ImportedPartSerializer(serializers.Serializer):
     file = serializers.CharField()
     slug = serializers.CharField()
     name = serializers.CharField()
-    kind = serializers.ChoiceField(choices=KINDS)
+    kind = serializers.CharField(help_text=f"One of {', '.join(KINDS)}.")
     kind_given = serializers.BooleanField(help_text="False when the kind was guessed.")
     kind_reason = serializers.CharField(help_text="'given', or why the guess.")
     catalogue = serializers.ChoiceField(choices=("servers", "enclosures", "switches"))

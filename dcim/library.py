@@ -20,6 +20,7 @@ import io
 import math
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass, field
 
 import yaml
@@ -588,7 +589,7 @@ def read_zip(raw: bytes, filename: str, result: LibraryResult | None = None) -> 
         try:
             with archive.open(info) as member:
                 data = member.read(MAX_FILE_BYTES + 1)  # never more than the limit, whatever the header says
-        except (zipfile.BadZipFile, NotImplementedError, RuntimeError, ValueError, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, zlib.error, NotImplementedError, RuntimeError, ValueError, OSError, EOFError) as exc:
             result.errors.append(LibraryError(shown, "", f"cannot be read from the zip ({exc})"[:300]))
             continue
         total += len(data)

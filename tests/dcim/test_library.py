@@ -236,3 +236,11 @@ def test_plan_half_unit_rounded_up_and_zero_u_refused():
     dt = library._device_type({**MINIMAL, "u_height": 0}, "z.yaml")
     _, errors = plan_part(dt, "server")
     assert [(e.file, e.key) for e in errors] == [("z.yaml", "u_height")]
+
+
+def test_library_corrupt_zip_member_is_an_error_not_a_crash():
+    raw = bytearray(zipped({"a.yaml": (DATA / "SX6036.yaml").read_bytes()}))
+    start = raw.index(b"a.yaml") + len(b"a.yaml")  # the local header's name, then the deflated data
+    raw[start + 10 : start + 60] = b"\xff" * 50
+    errors = library.read_files([("bad.zip", bytes(raw))]).errors
+    assert errors and errors[0].file.startswith("bad.zip") and "cannot be read from the zip" in errors[0].problem
