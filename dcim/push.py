@@ -95,6 +95,12 @@ def _same(a, b) -> bool:
     return a == b
 
 
+def _cable_length(cable) -> dict:
+    """length and length_unit when the inventory gives a length (both DCIMs take them the same way)."""
+    length = getattr(cable, "length", None)
+    return {} if length is None else {"length": length, "length_unit": getattr(cable, "length_unit", "m") or "m"}
+
+
 # ----------------------------------------------------------------------------------------------- dialects
 class _Dialect:
     """How one DCIM names things. Subclasses: Nautobot (locations, extras/roles, status objects) and NetBox."""
@@ -220,6 +226,7 @@ class _Nautobot(_Dialect):
             "status": self.status("Planned"),
             "type": cable.type,
             "label": cable.label,
+            **_cable_length(cable),
         }
 
     def cable_ends(self, cable: dict) -> set:
@@ -290,6 +297,7 @@ class _NetBox(_Dialect):
             "status": "planned",
             "type": cable.type,
             "label": cable.label,
+            **_cable_length(cable),
         }
 
     def cable_ends(self, cable: dict) -> set:
@@ -722,7 +730,7 @@ class _Run:
                 if a_cable or b_cable:
                     existing = self.call(self.client.get, "dcim/cables/", a_cable or b_cable)
                     if {str(x) for x in d.cable_ends(existing)} == {str(a_id), str(b_id)}:
-                        compare = {"label": cable.label, "type": cable.type}
+                        compare = {"label": cable.label, "type": cable.type, **_cable_length(cable)}
                         changes = {k: [_val(existing.get(k)), v] for k, v in compare.items() if not _same(_val(existing.get(k)), v)}
                         if not changes:
                             self.record("cable", name, "unchanged", obj_id=existing["id"])

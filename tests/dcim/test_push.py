@@ -309,3 +309,20 @@ def test_urllib_transport_times_out_and_reports_unreachable_hosts():
     with pytest.raises(clients.DcimError) as err:
         t("GET", "http://127.0.0.1:9/api/status/", {}, None)  # discard port: nothing listens
     assert err.value.kind == "network" and "could not reach the DCIM" in err.value.detail
+
+
+def test_cable_length_is_sent_and_compared(fake):
+    inv = inventory()
+    c = inv.cables[0]
+    measured = type(inv)(
+        **{**inv.__dict__, "cables": (type(c)(c.a_device, c.a_interface, c.b_device, c.b_interface, c.type, c.label, 3.0),)}
+    )
+    apply_push(conn(fake.kind), measured, client=client(fake))
+    cable = fake.one("dcim/cables/", label="IB-1")
+    unit = cable["length_unit"]["value"] if fake.kind == "netbox" else cable["length_unit"]
+    assert cable["length"] == 3.0 and unit == "m"
+    assert set(actions(apply_push(conn(fake.kind), measured, client=client(fake))).values()) == {"unchanged"}
+    longer = type(inv)(**{**inv.__dict__, "cables": (type(c)(c.a_device, c.a_interface, c.b_device, c.b_interface, c.type, c.label, 5.0),)})
+    result = apply_push(conn(fake.kind), longer, client=client(fake))
+    assert next(a for a in result.actions if a["kind"] == "cable")["changes"] == {"length": [3.0, 5.0]}
+    assert fake.one("dcim/cables/", label="IB-1")["length"] == 5.0

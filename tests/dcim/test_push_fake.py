@@ -278,7 +278,7 @@ class FakeDcim:
         if "tags" in obj:
             obj["tags"] = [{"id": t} for t in obj["tags"]]
         if self.kind == "netbox":
-            for k in ("face", "weight_unit", "status", "type"):
+            for k in ("face", "weight_unit", "status", "type", "length_unit"):
                 if k in obj and isinstance(obj[k], str) and obj[k] and base != "extras/tags/":
                     obj[k] = {"value": obj[k], "label": obj[k].title()}
         return obj
@@ -302,7 +302,8 @@ class FakeDcim:
         if base == "dcim/cables/":
             ends = self._cable_ends(obj)
             for iface in ends:
-                if self.db["dcim/interfaces/"][iface].get("cable"):
+                held = self.db["dcim/interfaces/"][iface].get("cable")
+                if held and held["id"] != obj.get("id"):
                     return {"non_field_errors": [f"Interface {iface} already has a cable attached"]}
         return None
 
