@@ -52,3 +52,34 @@ def test_designer_links_to_the_page_with_its_design(users):
     client.force_login(alice)
     html = client.get(f"/designer/?design={design.pk}").content.decode()
     assert f'href="/dcim/send/?design={design.pk}"' in html
+
+
+def test_admin_shows_only_the_last_four_characters(users):
+    alice, _ = users
+    staff = get_user_model().objects.create_superuser("root", password="pw-root-123")
+    conn = DcimConnection(owner=alice, name="N", kind="nautobot", base_url="https://n.example.org", site="Hall A")
+    conn.set_token("b" * 36 + "7y7y")
+    conn.save()
+    client = Client()
+    client.force_login(staff)
+    html = client.get(f"/admin/dcim/dcimconnection/{conn.pk}/change/").content.decode()
+    assert "…7y7y" in html and "b" * 36 not in html and conn.token_encrypted not in html
+    listing = client.get("/admin/dcim/dcimconnection/").content.decode()
+    assert "…7y7y" in listing and "b" * 36 not in listing
+    res = client.post(
+        f"/admin/dcim/dcimconnection/{conn.pk}/change/",
+        {
+            "owner": alice.pk,
+            "name": "N",
+            "kind": "nautobot",
+            "base_url": "https://n.example.org",
+            "token_version": "",
+            "site": "Hall A",
+            "tenant": "",
+            "verify_tls": "on",
+            "new_token": "c" * 40,
+        },
+    )
+    assert res.status_code == 302
+    conn.refresh_from_db()
+    assert conn.get_token() == "c" * 40 and conn.token_last4 == "cccc"
