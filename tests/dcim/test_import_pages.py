@@ -60,3 +60,16 @@ def test_import_page_lists_errors_by_file_and_key(staff):
     assert (
         "<td><code>broken.yaml</code></td><td><code>weight_unit</code></td><td>required when weight is given (kg, g, lb or oz)</td>" in html
     )
+
+
+def test_admin_shows_an_imported_part_incomplete(staff):
+    user = User.objects.get(username="ops")
+    user.is_superuser = True
+    user.save()
+    token = staff.post(URL, {"files": [upload("SX6036.yaml")], "action": "preview"}).context["token"]
+    staff.post(URL, {"action": "confirm", "token": token})
+    switch = cat.Switch.objects.get(slug="mellanox-sx6036")
+    page = staff.get(f"/admin/hardware_catalog/switch/{switch.pk}/change/")
+    assert page.status_code == 200 and "weight_kg" in page.content.decode()
+    listing = staff.get("/admin/hardware_catalog/switch/").content.decode()
+    assert 'alt="False"' in listing.split("mellanox-sx6036", 1)[1].split("</tr>", 1)[0]  # the "Complete" column
