@@ -235,10 +235,15 @@ class _Builder:
         self.used: set[tuple[str, str]] = set()
         self.type_of: dict[str, str] = {}
         self.reserved: dict[str, int] = {}  # switch -> last ports kept free for the rack's uplinks
+        self.memo: dict[tuple, str] = {}  # (catalogue kind, slug, configuration) -> device-type slug
+        self.ports_memo: dict[tuple[str, str], list[str]] = {}  # (device-type slug, pattern) -> interface names
+        self.names_memo: dict[str, set[str]] = {}  # device-type slug -> its interface names
 
     # device types -----------------------------------------------------------------------------
-    def _add_type(self, dt: DeviceType) -> str:
+    def _add_type(self, dt: DeviceType, key: tuple | None = None) -> str:
         self.types.setdefault(dt.slug, dt)
+        if key is not None:
+            self.memo[key] = dt.slug
         return dt.slug
 
     def _psus(self, typical_w: float | None, max_w: float | None) -> tuple[PowerPortT, ...]:
@@ -247,6 +252,9 @@ class _Builder:
 
     def server_type(self, server, hba=None, hba_count=0, storage_ports=0, network=None, network_count=0) -> str:
         """A server with its adapters: the management port, the storage-side ports used, the network ports."""
+        key = ("server", server.slug, hba.slug if hba else "", hba_count, network.slug if network else "", network_count)
+        if key in self.memo:
+            return self.memo[key]
         interfaces = [InterfaceT("mgmt", "1000base-t", True, "Baseboard management (iDRAC/BMC); assumption: one 1 GbE port")]
         parts, notes, extra_w = [], [], 0.0
         if hba is not None and hba_count:
@@ -279,7 +287,8 @@ class _Builder:
         comments += [ASSUMED_POWER, "Interfaces: the adapter ports the design uses (the catalogue lists ports used, not every port)."]
         comments += notes
         return self._add_type(
-            DeviceType(
+            key=key,
+            dt=DeviceType(
                 manufacturer=server.vendor or "Unknown",
                 model=model,
                 slug=slug,
@@ -293,12 +302,15 @@ class _Builder:
                 comments="\n".join(comments),
                 catalogue_kind="server",
                 catalogue_slug=server.slug,
-            )
+            ),
         )
 
     def enclosure_type(self, enc) -> str:
         """A RAID head (host, expansion and management ports per controller), an expansion enclosure
         (in and out per path), a JBOD (host ports) or a SAN array (data and management per controller)."""
+        key = ("enclosure", enc.slug)
+        if key in self.memo:
+            return self.memo[key]
         interfaces, comments = (
             [],
             [f"Catalogue enclosure '{enc.slug}' ({enc.name}), {enc.drive_slots} drive slots (drives are not DCIM objects)."],
@@ -343,7 +355,8 @@ class _Builder:
         comments += [ASSUMED_POWER, "Allocated draw left empty: an enclosure's draw depends on its drives (see the rack sheet)."]
         model = _model_name(enc)
         return self._add_type(
-            DeviceType(
+            key=key,
+            dt=DeviceType(
                 manufacturer=enc.vendor or "Unknown",
                 model=model,
                 slug=slugify(f"{enc.vendor} {model}")[:100],
@@ -357,17 +370,21 @@ class _Builder:
                 comments="\n".join(c for c in comments if c),
                 catalogue_kind="enclosure",
                 catalogue_slug=enc.slug,
-            )
+            ),
         )
 
     def switch_type(self, sw) -> str:
+        key = ("switch", sw.slug)
+        if key in self.memo:
+            return self.memo[key]
         itype, _ = _interface_type(sw.kind, sw.port_gbps, "ethernet-rj45" if sw.port_gbps <= 1.5 else "")
         interfaces = [InterfaceT(f"port{p + 1}", itype, False) for p in range(sw.ports)]
         interfaces.append(InterfaceT("mgmt0", "1000base-t", True, "Out-of-band management; assumption: one 1 GbE port"))
         model = _model_name(sw)
         comments = [f"Catalogue switch '{sw.slug}' ({sw.name})."] + _sources(sw) + [ASSUMED_POWER]
         return self._add_type(
-            DeviceType(
+            key=key,
+            dt=DeviceType(
                 manufacturer=sw.vendor or "Unknown",
                 model=model,
                 slug=slugify(f"{sw.vendor} {model}")[:100],
@@ -381,10 +398,13 @@ class _Builder:
                 comments="\n".join(comments + ["Assumption: not full depth (a 1U top-of-rack switch)."]),
                 catalogue_kind="switch",
                 catalogue_slug=sw.slug,
-            )
+            ),
         )
 
     def pdu_type(self, pdu) -> str:
+        key = ("pdu", pdu.slug)
+        if key in self.memo:
+            return self.memo[key]
         inlet = (pdu.pdu_inlet or "").upper()
         ptype = "iec-60309-3p-n-e-6h" if ("3P+N+E" in inlet or (pdu.pdu_phases or 1) == 3) else "iec-60309-p-n-e-6h"
         rating = round((pdu.pdu_volts or 0) * (pdu.pdu_amps or 0) * (pdu.pdu_phases or 1)) or None
@@ -392,7 +412,8 @@ class _Builder:
         comments = [f"Catalogue accessory '{pdu.slug}' ({pdu.name}), inlet {pdu.pdu_inlet or 'not given'}."] + _sources(pdu)
         comments.append(f"Inlet type {ptype}: IEC 60309 6h (230/400 V) from the catalogue's inlet; outlets are not exported.")
         return self._add_type(
-            DeviceType(
+            key=key,
+            dt=DeviceType(
                 manufacturer=pdu.vendor or "Unknown",
                 model=model,
                 slug=slugify(f"{pdu.vendor} {model}")[:100],
@@ -406,7 +427,7 @@ class _Builder:
                 comments="\n".join(comments),
                 catalogue_kind="accessory",
                 catalogue_slug=pdu.slug,
-            )
+            ),
         )
 
     # devices and cables -----------------------------------------------------------------------
@@ -422,7 +443,10 @@ class _Builder:
 
     def cable(self, a, ai, b, bi, part, kind) -> bool:
         for dev, iface in ((a, ai), (b, bi)):
-            assert self.types[self.type_of[dev]].interface(iface) is not None, (dev, iface)
+            slug = self.type_of[dev]
+            if slug not in self.names_memo:
+                self.names_memo[slug] = {i.name for i in self.types[slug].interfaces}
+            assert iface in self.names_memo[slug], (dev, iface)
             if (dev, iface) in self.used:
                 return False
         self.used.update({(a, ai), (b, bi)})
@@ -442,8 +466,8 @@ class _Builder:
         return True
 
     def take(self, device: str, names: list[str]) -> str | None:
-        left = self.free(device, names)
-        return left[0] if left else None
+        """The first of `names` on `device` without a cable yet (None when all have one)."""
+        return next((n for n in names if (device, n) not in self.used), None)
 
 
 BRICK_LABEL = re.compile(r"#(\d+)(?:\.(\d+))?([a-z]?)$")
@@ -600,13 +624,17 @@ def _oss_type(b: _Builder, snap, group) -> str:
 
 def _storage_ports(b: _Builder, server: str, count: int) -> list[str]:
     """The first `count` storage-side ports of a server (spread over its adapters)."""
-    t = b.types[b.type_of[server]]
-    return [i.name for i in t.interfaces if re.match(r"(sas|san)\d+-\d+$", i.name)][:count]
+    return _ports(b, server, r"(sas|san)\d+-\d+$")[:count]
 
 
 def _ports(b: _Builder, device: str, pattern: str) -> list[str]:
-    t = b.types[b.type_of[device]]
-    return [i.name for i in t.interfaces if re.match(pattern, i.name)]
+    """The interfaces of a device's type whose names match `pattern`, in the type's order (memoised per type)."""
+    slug = b.type_of[device]
+    key = (slug, pattern)
+    if key not in b.ports_memo:
+        rx = re.compile(pattern)
+        b.ports_memo[key] = [i.name for i in b.types[slug].interfaces if rx.match(i.name)]
+    return b.ports_memo[key]
 
 
 class _Missing:
