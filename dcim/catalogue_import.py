@@ -42,6 +42,10 @@ KINDS = ("server", "switch") + tuple(ENCLOSURE_KINDS)
 CATALOGUE = {"server": (cat.Server, "servers"), "switch": (cat.Switch, "switches")}
 CATALOGUE.update({k: (cat.Enclosure, "enclosures") for k in ENCLOSURE_KINDS})
 
+MAX_HEIGHT_U = 60
+"""Taller device types are refused: no rack holds them (and the catalogue's column is a small integer)."""
+MAX_SWITCH_PORTS = 10000
+
 SWITCH_MIN_PORTS = 12
 """A guess: a device of at most 2U with this many network ports (management ports aside) is a switch."""
 
@@ -143,6 +147,9 @@ def _height(dt: LibraryDeviceType, part: PlannedPart, errors: list[LibraryError]
     if dt.u_height <= 0:
         errors.append(LibraryError(dt.file, "u_height", f"0U cannot be a rack-mounted {part.kind}; the planner places it in rack units"))
         return
+    if dt.u_height > MAX_HEIGHT_U:
+        errors.append(LibraryError(dt.file, "u_height", f"{dt.u_height:g}U is taller than any rack ({MAX_HEIGHT_U}U at most here)"))
+        return
     units = math.ceil(dt.u_height)
     part.values["height_u"] = units
     if units != dt.u_height:
@@ -186,7 +193,7 @@ def _power(dt: LibraryDeviceType, part: PlannedPart) -> None:
         part.remarks.append("the file gives no power draw")
 
 
-def _switch_ports(dt: LibraryDeviceType, part: PlannedPart) -> None:
+def _switch_ports(dt: LibraryDeviceType, part: PlannedPart, errors: list[LibraryError]) -> None:
     data = dt.data_interfaces
     speeds = Counter(i.speed_gbps for i in data if i.speed_gbps)
     infiniband = sum(1 for i in data if i.type.startswith("infiniband-"))
@@ -196,6 +203,9 @@ def _switch_ports(dt: LibraryDeviceType, part: PlannedPart) -> None:
         part.remarks.append("no interface type in the file names a speed: port count and speed missing")
         return
     speed, count = max(speeds.items(), key=lambda item: (item[1], item[0]))
+    if count > MAX_SWITCH_PORTS:
+        errors.append(LibraryError(dt.file, "interfaces", f"{count} ports of one speed; a catalogue switch has at most {MAX_SWITCH_PORTS}"))
+        return
     types = sorted({i.type for i in data if i.speed_gbps == speed})
     others = sum(speeds.values()) - count
     part.values["ports"] = count
@@ -227,7 +237,7 @@ def plan_part(dt: LibraryDeviceType, kind: str | None = None) -> tuple[PlannedPa
     if kind == "server":
         part.missing[:0] = list(MISSING["server"])
     elif kind == "switch":
-        _switch_ports(dt, part)
+        _switch_ports(dt, part, errors)
         part.missing += list(MISSING["switch"])
     else:
         part.values["kind"] = ENCLOSURE_KINDS[kind]
@@ -317,15 +327,17 @@ def import_device_types(*, result: LibraryResult, kinds: dict[str, str] | None =
             for part, record, fields in planned:
                 if record is None:
                     obj = part.model(slug=part.slug, **fields)
-                    try:
-                        obj.full_clean(validate_unique=False)
-                    except ValidationError as exc:
-                        raise ImportRefused(
-                            [LibraryError(part.file, key, "; ".join(msgs)) for key, msgs in exc.message_dict.items()]
-                        ) from exc
-                    obj.save()
                 elif part.action == "updated":
+                    obj = record
                     for key, value in fields.items():
-                        setattr(record, key, value)
-                    record.save()
+                        setattr(obj, key, value)
+                else:
+                    continue
+                try:
+                    obj.full_clean(validate_unique=False)
+                except ValidationError as exc:
+                    raise ImportRefused(
+                        [LibraryError(part.file, f"(catalogue {key})", "; ".join(msgs)) for key, msgs in exc.message_dict.items()]
+                    ) from exc
+                obj.save()
     return [part.as_dict() for part, _, _ in planned]

@@ -244,3 +244,9 @@ def test_library_corrupt_zip_member_is_an_error_not_a_crash():
     raw[start + 10 : start + 60] = b"\xff" * 50
     errors = library.read_files([("bad.zip", bytes(raw))]).errors
     assert errors and errors[0].file.startswith("bad.zip") and "cannot be read from the zip" in errors[0].problem
+
+
+def test_plan_refuses_a_height_no_rack_holds():
+    dt = library._device_type({**MINIMAL, "u_height": 2000}, "tall.yaml")
+    _, errors = plan_part(dt, "switch")
+    assert [(e.file, e.key) for e in errors] == [("tall.yaml", "u_height")] and "taller than any rack" in errors[0].problem
