@@ -238,6 +238,7 @@ class _Builder:
         self.memo: dict[tuple, str] = {}  # (catalogue kind, slug, configuration) -> device-type slug
         self.ports_memo: dict[tuple[str, str], list[str]] = {}  # (device-type slug, pattern) -> interface names
         self.names_memo: dict[str, set[str]] = {}  # device-type slug -> its interface names
+        self.slower: dict[tuple, int] = {}  # (switch, its Gb/s, the adapter's Gb/s) -> InfiniBand links cabled below their rate
 
     # device types -----------------------------------------------------------------------------
     def _add_type(self, dt: DeviceType, key: tuple | None = None) -> str:
@@ -648,17 +649,23 @@ class _Missing:
 
 
 def _to_switch(b, missing, device, iface, rack_index, rack_switches, kind, gbps, part, cable_kind) -> None:
-    """Cable a port to a switch of the device's rack that takes its kind of link and speed."""
-    for sw_name, sw in sorted(rack_switches.get(rack_index, []), key=lambda s: -s[1].port_gbps):
-        if sw.kind != kind or sw.port_gbps < 0.95 * gbps:
-            continue
-        port = b.take(sw_name, _switch_data_ports(b, sw_name))
-        if port is not None:
-            b.cable(device, iface, sw_name, port, part, cable_kind)
-            return
+    """Cable a port to a switch of the device's rack that takes its kind of link and speed. InfiniBand
+    falls back to a slower switch of the rack (the link trains down to the switch's rate: said in the
+    notes); Ethernet does not (an SFP+ port does not fit an RJ45 switch)."""
+    same = sorted((s for s in rack_switches.get(rack_index, []) if s[1].kind == kind), key=lambda s: -s[1].port_gbps)
+    fast = [s for s in same if s[1].port_gbps >= 0.95 * gbps]
+    chosen = fast[-1:] or (same[:1] if kind == "infiniband" else [])
+    if not chosen:
+        missing.add(f"no switch of the rack model takes the {gbps:g} Gb/s {kind} {cable_kind} links")
+        return
+    sw_name, sw = chosen[0]
+    port = b.take(sw_name, _switch_data_ports(b, sw_name))
+    if port is None:
         missing.add(f"the rack's {sw.name} has no free port for more {cable_kind} cables")
         return
-    missing.add(f"no switch of the rack model takes the {gbps:g} Gb/s {kind} {cable_kind} links")
+    b.cable(device, iface, sw_name, port, part, cable_kind)
+    if not fast:
+        b.slower[(sw.name, sw.port_gbps, gbps)] = b.slower.get((sw.name, sw.port_gbps, gbps), 0) + 1
 
 
 def _switch_data_ports(b: _Builder, sw_name: str) -> list[str]:
@@ -746,6 +753,11 @@ def _cable_bricks(b, design, snap, bricks, standbys, rack_of, rack_switches, pai
                 )
     for reason, count in missing.counts.items():
         b.notes.append(f"{count} cable{'s' if count != 1 else ''} left out: {reason}.")
+    for (switch, switch_gbps, gbps), count in b.slower.items():
+        b.notes.append(
+            f"{count} InfiniBand link{'s' if count != 1 else ''} of {gbps:g} Gb/s go to the rack's {switch} and run at its {switch_gbps:g} Gb/s "
+            "(the rack model has no faster switch; the planner's throughput figures do not include this limit)."
+        )
 
 
 def _sas(b, missing, server, port, target, part) -> None:

@@ -197,3 +197,19 @@ def test_inventory_for_a_saved_design(django_user_model):
     inv = inventory_for_design(design)
     assert inv.design_name == "Saved B" and inv.prefix == "saved-b"
     assert inventory_for_design(design, prefix="lustre1").devices[0].name == "lustre1-raid01"
+
+
+def test_jbod_pair_and_infiniband_faster_than_the_switch():
+    spec = {"name": "Zfs", "bricks": [{"template": "jbod-zfs", "count": 2}], "metadata": {"placement": "none"}}
+    inv = inventory_for_spec(spec)
+    _check_cables(inv)
+    assert inv.device("zfs-jbod01").role == "JBOD"
+    # each OSS: 2 of its 4 SAS ports to its own JBOD, 2 to its partner's: the JBOD's 4 host ports all used
+    to_jbod1 = Counter(c.a_device for c in inv.cables if c.b_device == "zfs-jbod01")
+    assert to_jbod1 == {"zfs-oss01": 2, "zfs-oss02": 2}
+    # EDR HCAs (103.125 Gb/s) cabled to the rack's FDR switch, said in the notes
+    net = [c for c in inv.cables if c.kind == "network"]
+    assert len(net) == 2 and {c.b_device for c in net} == {"zfs-rack1-sw-ib1"}
+    server = inv.device_type(inv.device("zfs-oss01").device_type)
+    assert server.interface("ib1-1").type == "infiniband-edr"
+    assert any("2 InfiniBand links of 103.125 Gb/s" in note and "56 Gb/s" in note for note in inv.notes)
