@@ -90,7 +90,12 @@ def test_clients_and_fabric_fields_reach_the_spec(page):
     page.fill("#clients-rtt", "2")
     page.fill("#clients-streams", "4")
     page.check("#fabric-on")
-    with page.expect_request("**/designer/evaluate/") as sent:
+    # the request that carries the new value: ticking #fabric-on sent one of its own (oversubscription 1),
+    # which on a loaded machine may leave after this block starts
+    with page.expect_request(
+        lambda r: r.url.endswith("/designer/evaluate/")
+        and (r.post_data_json or {}).get("spec", {}).get("fabric") == {"oversubscription": 2}
+    ) as sent:
         page.fill("#fabric-oversubscription", "2")
     spec = sent.value.post_data_json["spec"]
     assert spec["clients"] == {"count": 16, "adapter": "ib-fdr", "rpc_round_trip_ms": 2, "streams": 4}
