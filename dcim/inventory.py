@@ -7,14 +7,15 @@ HA pair. The catalogue gives the device types: make, model, height, weight, powe
 
 Names are `<prefix>-<role><number>`: bricks keep their brick number (the one the elevation shows),
 so a device keeps its name when the design grows or its bricks move to another rack; switches and
-PDUs belong to a rack and carry its number (`<prefix>-rack2-sw-ib`).
+PDUs belong to a rack and carry its number (`<prefix>-rack2-sw-ib1`).
 
 Cables are only those the planner's model counts in the bill of materials (server to RAID head or
 JBOD, head to expansion enclosures, SAN ports, network adapters to the rack's switch), plus one
 management patch cable per management port (which the bill of materials does not count; said in
 `Inventory.notes`). Every cable end names an interface of that device's type. What cannot be
 placed (a switch without free ports, a rack without a switch for the adapter's link) is left out and
-said in `notes`, never invented.
+said in `notes`, never invented; an InfiniBand adapter faster than the rack's InfiniBand switch is
+cabled to it (the link runs at the switch's rate) and the notes say so.
 """
 
 from __future__ import annotations
@@ -438,9 +439,6 @@ class _Builder:
         self.devices.append(Device(name, type_slug, role, rack, position, face, "planned", tuple(tags), comments))
         self.type_of[name] = type_slug
         return name
-
-    def free(self, device: str, names: list[str]) -> list[str]:
-        return [n for n in names if (device, n) not in self.used]
 
     def cable(self, a, ai, b, bi, part, kind) -> bool:
         for dev, iface in ((a, ai), (b, bi)):
