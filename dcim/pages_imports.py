@@ -3,8 +3,8 @@ library format (or a zip of them), see the preview (kind given or guessed with i
 with their notes, missing figures), choose the kinds, confirm.
 
 Server-rendered, no script. Between the preview and the confirmation the uploads wait in the cache
-(Redis in production, so any web process can confirm) for IMPORT_TTL seconds under a random key tied
-to the user; the confirmation reads and checks them again (the catalogue may have changed)."""
+(Redis in production, so any web process can confirm) for IMPORT_TTL seconds, one preview per user,
+with a random token the confirmation must bring back; the confirmation reads and checks them again (the catalogue may have changed)."""
 
 from __future__ import annotations
 
@@ -32,8 +32,17 @@ KIND_LABELS = {
 }
 
 
-def _cache_key(user, token: str) -> str:
-    return f"dcim:import:{user.pk}:{token}"
+def _cache_key(user) -> str:
+    """One pending preview per user (a new preview replaces it): the cache holds at most 4 MiB per staff user."""
+    return f"dcim:import:{user.pk}"
+
+
+def _pending(user, token: str):
+    """The files of the user's pending preview, if `token` is its token."""
+    stored = cache.get(_cache_key(user))
+    if not stored or not token or not secrets.compare_digest(stored[0].encode(), token.encode()):
+        return None
+    return stored[1]
 
 
 def _uploads(request) -> tuple[list[tuple[str, bytes]], list[library.LibraryError]]:
@@ -72,7 +81,7 @@ def import_device_types_page(request):
     status = 200
     if request.method == "POST" and request.POST.get("action") == "confirm":
         token = request.POST.get("token", "")
-        files = cache.get(_cache_key(request.user, token)) if token.isalnum() and len(token) <= 64 else None
+        files = _pending(request.user, token[:64])
         if files is None:
             context["errors"] = [
                 library.LibraryError("upload", "", "this preview has expired or was already imported; upload the files again")
@@ -88,7 +97,7 @@ def import_device_types_page(request):
                 context.update(errors=errors, step="upload")
                 status = 400
             else:
-                cache.delete(_cache_key(request.user, token))
+                cache.delete(_cache_key(request.user))
                 context.update(parts=parts, step="done")
     elif request.method == "POST":
         files, errors = _uploads(request)
@@ -107,7 +116,7 @@ def import_device_types_page(request):
             status = 400
         else:
             token = secrets.token_hex(16)
-            cache.set(_cache_key(request.user, token), files, IMPORT_TTL)
+            cache.set(_cache_key(request.user), (token, files), IMPORT_TTL)
             context.update(parts=parts, step="preview", token=token)
     return render(request, "dcim/import.html", context, status=status)
 

@@ -73,3 +73,11 @@ def test_admin_shows_an_imported_part_incomplete(staff):
     assert page.status_code == 200 and "weight_kg" in page.content.decode()
     listing = staff.get("/admin/hardware_catalog/switch/").content.decode()
     assert 'alt="False"' in listing.split("mellanox-sx6036", 1)[1].split("</tr>", 1)[0]  # the "Complete" column
+
+
+def test_import_page_confirm_with_a_wrong_token_is_a_400(staff):
+    staff.post(URL, {"files": [upload("SX6036.yaml")], "action": "preview"})
+    for token in ("", "0" * 32, "é" * 10):
+        response = staff.post(URL, {"action": "confirm", "token": token})
+        assert response.status_code == 400 and "expired or was already imported" in response.content.decode()
+    assert not cat.Switch.objects.filter(slug="mellanox-sx6036").exists()
