@@ -19,6 +19,7 @@ from rest_framework.reverse import reverse
 from rest_framework.routers import SimpleRouter
 
 from api.errors import broker_unavailable_response
+from api.serializers import JsonTypesMixin
 from api.views import JSON_ONLY
 from planner import services
 from planner.services.jobs import BrokerUnavailable
@@ -47,7 +48,7 @@ class DcimKindField(serializers.ChoiceField):
     field, and other `kind` enums in the API (the import part's) would collide with it."""
 
 
-class ConnectionSerializer(serializers.ModelSerializer):
+class ConnectionSerializer(JsonTypesMixin, serializers.ModelSerializer):
     """A DCIM connection. `token` is write-only (required when creating; send it again only to change it);
     answers show `token_hint`, its last four characters."""
 
@@ -255,7 +256,7 @@ class ConnectionViewSet(viewsets.ModelViewSet):
         return Response(ConnectionTestSerializer(body).data)
 
 
-class PushRequestSerializer(serializers.Serializer):
+class PushRequestSerializer(JsonTypesMixin, serializers.Serializer):
     connection = serializers.IntegerField(min_value=1, help_text="Id of one of your DCIM connections.")
     design = serializers.IntegerField(min_value=1, help_text="Id of a saved design you can read (its current version is pushed).")
     dry_run = serializers.BooleanField(default=True, help_text="true (default): only list what would be created or changed.")

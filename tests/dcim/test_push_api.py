@@ -172,7 +172,9 @@ def test_push_request_400s_name_the_field(api, alice, bob, fake):
     res = api.post("/api/v1/dcim/pushes/", {"connection": bobs_conn.pk, "design": mine.pk}, format="json")
     assert res.status_code == 400 and res.json() == {"connection": ["no connection of yours has this id"]}
     res = api.post("/api/v1/dcim/pushes/", {"design": mine.pk, "dry_run": "maybe"}, format="json")
-    assert set(res.json()) == {"connection", "dry_run"}
+    assert set(res.json()) == {"dry_run"}  # a value of the wrong JSON type is named first
+    res = api.post("/api/v1/dcim/pushes/", {"design": mine.pk}, format="json")
+    assert res.json() == {"connection": ["This field is required."]}
     assert DcimPush.objects.count() == 0
 
 
@@ -240,3 +242,10 @@ def test_task_is_registered_and_routed_to_the_exports_queue():
 
     assert "dcim.tasks.push_design" in app.tasks
     assert route_task("dcim.tasks.push_design", (), {}, {}) == {"queue": "exports"}
+
+
+def test_json_types_are_kept_not_coerced(api, alice):
+    res = make_connection(api, verify_tls=0, name=5)
+    assert res.status_code == 400 and set(res.json()) == {"verify_tls", "name"}
+    res = api.post("/api/v1/dcim/pushes/", {"connection": "1", "design": 1, "dry_run": 1}, format="json")
+    assert res.status_code == 400 and set(res.json()) == {"connection", "dry_run"}
