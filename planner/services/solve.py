@@ -35,7 +35,7 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
             if k in request
         }
     )
-    options, described, errors = [], [], {}
+    options, described, errors, incomplete = [], [], {}, set()
     for slug in templates:
         if slug not in snap.templates:
             errors.setdefault("templates", []).append(f"unknown brick template '{slug[:40]}'")
@@ -57,8 +57,11 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
                 spec = {**base, "bricks": [{"template": template.slug, "count": 1, "disk": disk, "expansions": exp}]}
                 try:
                     design = design_resolve(spec=spec, user=user, snapshot=snap)
-                except SpecError:
-                    continue  # e.g. a 3.5 inch disk for 2.5 inch bays, or paired failover on internal bays: not an option
+                except SpecError as exc:
+                    # e.g. a 3.5 inch disk for 2.5 inch bays, or paired failover on internal bays: not an option;
+                    # a part imported without its planner figures is not one either, but the answer names it
+                    incomplete.update(m for m in _messages(exc.errors) if " is incomplete: " in m)
+                    continue
                 native = exp == template.expansions
                 same = next((i for i, o in enumerate(options) if _same_composition(o, design)), None)
                 if same is not None:
@@ -71,8 +74,20 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
                 options.append(design)
                 described.append(_described(template, snap, disk, exp, spec))
     if not options:
-        raise SpecError({"templates": ["no brick option fits these templates, disks and expansion counts"]})
+        message = "no brick option fits these templates, disks and expansion counts"
+        if incomplete:
+            message += "; left out as incomplete: " + " | ".join(sorted(incomplete))
+        raise SpecError({"templates": [message]})
     return options, described
+
+
+def _messages(errors) -> list[str]:
+    """Every message in a nested SpecError body (dicts and lists of strings)."""
+    if isinstance(errors, dict):
+        return [m for value in errors.values() for m in _messages(value)]
+    if isinstance(errors, (list, tuple)):
+        return [m for value in errors for m in _messages(value)]
+    return [str(errors)]
 
 
 def _composition(design):

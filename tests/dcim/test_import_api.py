@@ -163,6 +163,15 @@ def test_incomplete_server_is_refused_by_evaluate_naming_part_and_figures(staff,
     assert "server 'dell-poweredge-r730xd' (Dell PowerEdge R730xd) is incomplete: no pcie_slots, internal_bays, power_w yet" in message
 
 
+def test_solve_names_the_incomplete_part_it_left_out(staff, api):
+    server = r730xd_imported(staff)
+    _template_with(server)
+    response = api.post("/api/v1/solve/", {"targets": {"usable_pib": 0.1}, "templates": ["imported-server-brick"]}, format="json")
+    assert response.status_code == 400, response.json()
+    message = response.json()["templates"][0]
+    assert "left out as incomplete: server 'dell-poweredge-r730xd' (Dell PowerEdge R730xd) is incomplete" in message
+
+
 def test_incomplete_part_is_refused_when_saving_a_design_and_in_a_brick_template(staff):
     server = r730xd_imported(staff)
     _template_with(server)
