@@ -209,7 +209,7 @@ class _Nautobot(_Dialect):
         return {"location": site_id}
 
     def by_device(self, device_id) -> dict:
-        return {"device": device_id}
+        return {"device_id": device_id}  # Nautobot's `device` filter also matches other devices of the same name
 
     def by_rack(self, rack_id) -> dict:
         return {"rack": rack_id}

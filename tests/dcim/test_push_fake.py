@@ -245,7 +245,7 @@ class FakeDcim:
         limit = int(params.pop("limit", 50))
         offset = int(params.pop("offset", 0))
         if self.kind == "nautobot":
-            unknown = set(params) - {"name", "model", "manufacturer", "device_type", "location", "device", "rack"}
+            unknown = set(params) - {"name", "model", "manufacturer", "device_type", "location", "device_id", "rack"}
             if unknown:  # Nautobot's strict filtering
                 return self._answer(400, {k: [f"Unknown filter field {k}"] for k in unknown})
         rows = []
