@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.utils.text import slugify
 
 from .clients import DcimError, client_for
@@ -448,6 +449,12 @@ class _Run:
         except DcimError as exc:  # a missing site/location, tenant or status: nothing can be placed
             self.result.error = f"The push could not start: {exc.detail}"
             self._rest_not_written(exc.detail)
+        except SoftTimeLimitExceeded:
+            self.result.error = (
+                "The push took longer than its time limit and was stopped; what was written is listed and is found "
+                "again by the next push: push again to finish."
+            )
+            self._rest_not_written("the time limit was reached")
         return self.result
 
     def _rest_not_written(self, why: str):

@@ -326,3 +326,21 @@ def test_cable_length_is_sent_and_compared(fake):
     result = apply_push(conn(fake.kind), longer, client=client(fake))
     assert next(a for a in result.actions if a["kind"] == "cable")["changes"] == {"length": [3.0, 5.0]}
     assert fake.one("dcim/cables/", label="IB-1")["length"] == 5.0
+
+
+def test_time_limit_mid_push_keeps_the_report_of_what_was_written():
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    fake = FakeDcim("nautobot")
+
+    def slow(method, url, headers, body):
+        if method == "POST" and "/dcim/racks/" in url:
+            raise SoftTimeLimitExceeded()
+        return fake(method, url, headers, body)
+
+    result = apply_push(conn(), inventory(), client=client(slow, kind="nautobot"))
+    assert result.error.startswith("The push took longer than its time limit and was stopped")
+    got = actions(result)
+    assert got[("device-type", "Dell PowerEdge R730xd")] == "created"
+    assert got[("rack", "t-rack-1")] == "skipped" and got[("device", "t-oss-1")] == "skipped"
+    assert len(got) == 24
