@@ -28,7 +28,9 @@ def push_design(self, push_id: int) -> str:
         raise self.retry(exc=exc, countdown=2 ** (self.request.retries + 1)) from exc
     except SoftTimeLimitExceeded:
         push.push_fail(
-            push_id=push_id, reason="The push took longer than 14 minutes and was stopped; the report so far is lost, push again."
+            push_id=push_id,
+            reason="The push took longer than 14 minutes and was stopped before its report was saved; push again "
+            "(what was written is found again, nothing is duplicated).",
         )
         return "failed"
     except Exception as exc:  # noqa: BLE001 - recorded on the job for the user; the worker carries on
