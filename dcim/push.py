@@ -37,6 +37,7 @@ from django.utils.text import slugify
 from .clients import DcimError, client_for
 
 NEW = "(new)"  # dry run: the id of an object that would be created
+BATCH = 50  # names or ids a lookup request asks for at once (name=a&name=b...: both DCIMs take lists)
 ROLE_COLOR = "9e9e9e"
 
 
@@ -581,6 +582,13 @@ class _Run:
         d = self.dialect
         moves = []  # (device, id, changes) placed after every moved device has left its U
         design_names = {dev.name for dev in self.inv.devices}
+        known = {}  # the design's devices already at the site/location, fetched BATCH names a request
+        names = list(dict.fromkeys(dev.name for dev in self.inv.devices))
+        for start in range(0, len(names), BATCH):
+            chunk = names[start : start + BATCH]
+            for obj in self.call(self.client.list, "dcim/devices/", {"name": chunk, **d.by_site(self.site_id)}):
+                if obj.get("name") in chunk:
+                    known[obj["name"]] = obj
         for dev in self.inv.devices:
             needs = {
                 "device type": self.ids.get(("device-type-slug", dev.device_type)),
@@ -592,7 +600,6 @@ class _Run:
             if missing:
                 self.skip("device", dev.name, f"its {', '.join(missing)} failed or is missing")
                 continue
-            any_new = any(v == NEW for v in needs.values())
             want = {
                 "device_type": needs["device type"],
                 d.role_field: needs["role"],
@@ -605,7 +612,7 @@ class _Run:
                 want["tenant"] = self.tenant_id
             payload = {"name": dev.name, **d.site_fields(self.site_id), "status": d.status(dev.status.title()), **want}
             try:
-                existing = None if any_new else self.find("dcim/devices/", {"name": dev.name, **d.by_site(self.site_id)}, name=dev.name)
+                existing = known.get(dev.name)
                 if existing is None:
                     if not self.write:
                         self.record("device", dev.name, "create", detail=f"{dev.rack} U{dev.position} {dev.face}")
@@ -681,6 +688,32 @@ class _Run:
                         detail=f"in rack {rack.name} but not in this design: left as it is",
                     )
 
+    def _prefetch_interfaces(self):
+        """Interfaces of every cabled device of the design, BATCH devices a request, and the cables they hold."""
+        names = list(dict.fromkeys(n for c in self.inv.cables for n in (c.a_device, c.b_device)))
+        ids = {}
+        for name in names:
+            dev_id = self.ids.get(("device", name))
+            if dev_id in (None, NEW):
+                self.ids[("interfaces", name)] = dev_id
+            else:
+                ids[str(dev_id)] = name
+                self.ids[("interfaces", name)] = {}
+        id_list = list(ids)
+        for start in range(0, len(id_list), BATCH):
+            chunk = id_list[start : start + BATCH]
+            for iface in self.call(self.client.list, "dcim/interfaces/", self.dialect.by_device(chunk)):
+                owner = ids.get(str(_ref(iface.get("device"))))
+                if owner is not None:
+                    self.ids[("interfaces", owner)][iface["name"]] = iface
+        cable_ids = list(
+            dict.fromkeys(str(_ref(i["cable"])) for n in ids.values() for i in self.ids[("interfaces", n)].values() if _ref(i.get("cable")))
+        )
+        self.cables = {}
+        for start in range(0, len(cable_ids), BATCH):
+            for cable in self.call(self.client.list, "dcim/cables/", {"id": cable_ids[start : start + BATCH]}):
+                self.cables[str(cable["id"])] = cable
+
     def _interfaces(self, device_name):
         key = ("interfaces", device_name)
         if key not in self.ids:
@@ -722,6 +755,7 @@ class _Run:
 
     def _cables(self):
         d = self.dialect
+        self._prefetch_interfaces()
         for cable in self.inv.cables:
             name = _cable_name(cable)
             try:
@@ -735,7 +769,7 @@ class _Run:
                     continue
                 a_cable, b_cable = _ref((a or {}).get("cable")), _ref((b or {}).get("cable"))
                 if a_cable or b_cable:
-                    existing = self.call(self.client.get, "dcim/cables/", a_cable or b_cable)
+                    existing = self.cables.get(str(a_cable or b_cable)) or self.call(self.client.get, "dcim/cables/", a_cable or b_cable)
                     if {str(x) for x in d.cable_ends(existing)} == {str(a_id), str(b_id)}:
                         compare = {"label": cable.label, "type": cable.type, **_cable_length(cable)}
                         changes = {k: [_val(existing.get(k)), v] for k, v in compare.items() if not _same(_val(existing.get(k)), v)}
@@ -762,6 +796,7 @@ class _Run:
                     continue
                 made = self.call(self.client.create, "dcim/cables/", d.cable_payload(a_id, b_id, cable))
                 self.record("cable", name, "created", obj_id=made.get("id"))
+                self.cables[str(made.get("id"))] = made
                 for dev, iface in ((cable.a_device, cable.a_interface), (cable.b_device, cable.b_interface)):
                     self._interfaces(dev)[iface] = {**self._interfaces(dev)[iface], "cable": {"id": made.get("id")}}
             except DcimError as exc:

@@ -89,10 +89,17 @@ def test_push_creates_devices_at_their_u_with_status_planned_and_ha_tags(fake):
 def test_second_push_changes_nothing(fake):
     apply_push(conn(fake.kind), inventory(), client=client(fake))
     before = len(fake.writes())
+    mark = len(fake.requests)
     again = apply_push(conn(fake.kind), inventory(), client=client(fake))
     assert again.error == ""
     assert set(actions(again).values()) == {"unchanged"}
     assert len(fake.writes()) == before  # not one POST or PATCH
+    # lookups are batched: one request for the 4 devices by name, one for their interfaces, one for the 2 cables
+    second = fake.requests[mark:]
+    assert [sorted(r[2]["name"]) for r in second if r[1] == "dcim/devices/" and "name" in r[2]] == [
+        ["t-md3460-1", "t-oss-1", "t-oss-2", "t-sw-1"]
+    ]
+    assert [r[1] for r in second if r[1] in ("dcim/interfaces/", "dcim/cables/")] == ["dcim/interfaces/", "dcim/cables/"]
     dry = plan_push(conn(fake.kind), inventory(), client=client(fake))
     assert set(actions(dry).values()) == {"unchanged"}
 

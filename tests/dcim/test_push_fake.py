@@ -201,7 +201,7 @@ class FakeDcim:
     def __call__(self, method, url, headers, body):
         parts = urllib.parse.urlsplit(url)
         path = parts.path.split("/api/", 1)[1]
-        params = dict(urllib.parse.parse_qsl(parts.query))
+        params = {k: v if len(v) > 1 else v[0] for k, v in urllib.parse.parse_qs(parts.query).items()}
         data = json.loads(body) if body else None
         self.requests.append((method, path, dict(params), data, dict(headers)))
         if self.down:
@@ -238,6 +238,7 @@ class FakeDcim:
         "device_type_id": "device_type",
         "site_id": "site",
         "device_id": "device",
+        "id": "id",
         "rack_id": "rack",
     }
 
@@ -245,7 +246,7 @@ class FakeDcim:
         limit = int(params.pop("limit", 50))
         offset = int(params.pop("offset", 0))
         if self.kind == "nautobot":
-            unknown = set(params) - {"name", "model", "manufacturer", "device_type", "location", "device_id", "rack"}
+            unknown = set(params) - {"id", "name", "model", "manufacturer", "device_type", "location", "device_id", "rack"}
             if unknown:  # Nautobot's strict filtering
                 return self._answer(400, {k: [f"Unknown filter field {k}"] for k in unknown})
         rows = []
@@ -255,14 +256,14 @@ class FakeDcim:
                 field = self.FILTERS.get(k, k)
                 have = obj.get(field)
                 have = have.get("id") if isinstance(have, dict) else have
-                if str(have) != str(v):
+                if str(have) not in ([str(x) for x in v] if isinstance(v, list) else [str(v)]):  # name=a&name=b: any of them
                     ok = False
             if ok:
                 rows.append(obj)
         page = rows[offset : offset + limit]
         nxt = None
         if offset + limit < len(rows):
-            query = urllib.parse.urlencode({**params, "limit": limit, "offset": offset + limit})
+            query = urllib.parse.urlencode({**params, "limit": limit, "offset": offset + limit}, doseq=True)
             nxt = f"http://dcim.internal:8080/api/{base}?{query}"  # the DCIM names itself differently
         return self._answer(200, {"count": len(rows), "next": nxt, "previous": None, "results": page})
 
