@@ -8,6 +8,7 @@ from .models import DcimConnection, DcimPush
 
 
 class ConnectionForm(forms.ModelForm):
+    base_url = forms.URLField(max_length=300, assume_scheme="https", help_text="The DCIM's address, e.g. https://nautobot.example.org")
     new_token = forms.CharField(
         required=False, widget=forms.PasswordInput(render_value=False), help_text="Leave empty to keep the stored token."
     )
