@@ -311,6 +311,11 @@ class _NetBox(_Dialect):
 
 
 # ----------------------------------------------------------------------------------------------- the run
+def _place(dev) -> str:
+    """Where a device goes, for the report: "rack-1 U5 front", or "rack-1, 0U (no U)" for PDUs."""
+    return f"{dev.rack} U{dev.position} {dev.face}" if dev.position is not None else f"{dev.rack}, 0U (no U)"
+
+
 def _dt_name(dt) -> str:
     return f"{dt.manufacturer} {dt.model}"
 
@@ -615,12 +620,12 @@ class _Run:
                 existing = known.get(dev.name)
                 if existing is None:
                     if not self.write:
-                        self.record("device", dev.name, "create", detail=f"{dev.rack} U{dev.position} {dev.face}")
+                        self.record("device", dev.name, "create", detail=_place(dev))
                         self.ids[("device", dev.name)] = NEW
                         continue
                     made = self.call(self.client.create, "dcim/devices/", payload)
                     self.ids[("device", dev.name)] = made["id"]
-                    self.record("device", dev.name, "created", obj_id=made["id"], detail=f"{dev.rack} U{dev.position} {dev.face}")
+                    self.record("device", dev.name, "created", obj_id=made["id"], detail=_place(dev))
                     continue
                 self.ids[("device", dev.name)] = existing["id"]
                 changes = {}

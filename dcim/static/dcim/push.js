@@ -133,7 +133,8 @@
       if (select.options.length === 1 && !select.options[0].value) select.remove(0);
       const option = new Option(data.name + " (" + data.kind + ", " + data.base_url + ", " + data.site + ")", data.id, true, true);
       select.add(option);
-      $("connection-status").textContent = "Saved (token …" + data.token_hint.slice(-4) + "). Test it above.";
+      $("connection-status").textContent = "";
+      $("push-test-result").textContent = "Connection saved (token …" + data.token_hint.slice(-4) + "): test it.";
       $("connection-add").open = false;
       return;
     }
