@@ -275,7 +275,9 @@ class _NetBox(_Dialect):
         return data
 
     def template_lookup(self, dt_id) -> dict:
-        return {"device_type_id": dt_id}
+        # NetBox 4 calls the filter device_type_id, NetBox 3 devicetype_id; each ignores the other's name
+        # (and the results are checked against the device type here as well)
+        return {"device_type_id": dt_id, "devicetype_id": dt_id}
 
     def role_payload(self, name: str) -> dict:
         return {"name": name, "slug": slugify(name)[:100], "color": ROLE_COLOR}

@@ -236,6 +236,7 @@ class FakeDcim:
     FILTERS = {
         "manufacturer_id": "manufacturer",
         "device_type_id": "device_type",
+        "devicetype_id": "device_type",
         "site_id": "site",
         "device_id": "device",
         "id": "id",
