@@ -237,11 +237,11 @@ def test_a_design_changed_after_the_request_is_not_pushed(alice, fake):
 
 
 def test_task_is_registered_and_routed_to_the_exports_queue():
-    import dcim.tasks  # noqa: F401 - autodiscovery imports it in the worker
-    from config.celery import app, route_task
+    from config.celery import app
 
+    app.loader.import_default_modules()  # what a worker does at start: the apps' tasks modules, dcim.tasks among them
     assert "dcim.tasks.push_design" in app.tasks
-    assert route_task("dcim.tasks.push_design", (), {}, {}) == {"queue": "exports"}
+    assert app.amqp.router.route({}, "dcim.tasks.push_design")["queue"].name == "exports"
 
 
 def test_json_types_are_kept_not_coerced(api, alice):
