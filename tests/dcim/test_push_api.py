@@ -249,3 +249,11 @@ def test_json_types_are_kept_not_coerced(api, alice):
     assert res.status_code == 400 and set(res.json()) == {"verify_tls", "name"}
     res = api.post("/api/v1/dcim/pushes/", {"connection": "1", "design": 1, "dry_run": 1}, format="json")
     assert res.status_code == 400 and set(res.json()) == {"connection", "dry_run"}
+
+
+def test_allowed_hosts_limit_the_addresses_users_may_enter(api, alice, settings):
+    settings.DCIM_ALLOWED_HOSTS = "nautobot.example.org, netbox.example.org"
+    assert make_connection(api).status_code == 201
+    res = make_connection(api, name="internal", base_url="http://169.254.169.254/")
+    assert res.status_code == 400
+    assert res.json()["base_url"] == ["this site only allows DCIMs at: nautobot.example.org, netbox.example.org (DCIM_ALLOWED_HOSTS)"]
