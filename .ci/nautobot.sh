@@ -13,7 +13,8 @@
 # The server (`nautobot-server runserver`, no reloader) listens on 127.0.0.1:8081 and logs to
 # $NAUTOBOT_CI_HOME/server.log. When /api/status/ answers the new token, the script writes
 #   export NAUTOBOT_URL=... NAUTOBOT_TOKEN=...
-# to $NAUTOBOT_CI_HOME/nautobot.env (for `source`) and prints the same lines.
+# to $NAUTOBOT_CI_HOME/nautobot.env (for `source`) with NAUTOBOT_USERNAME and NAUTOBOT_PASSWORD (the web
+# UI's sign-in, for its YAML device-type import), and prints them. Throwaway credentials, loopback only.
 set -euo pipefail
 
 NAUTOBOT_VERSION=3.2.7
@@ -111,7 +112,7 @@ psql_ -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)"
 if [[ "$(psql -tA -h "$PGHOST" -p "$PGPORT" -U postgres -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$TEMPLATE'")" == "1" ]]; then
   psql_ -c "CREATE DATABASE $DB TEMPLATE $TEMPLATE"
   step "migrations (check only: the template is migrated)"
-  "${NB[@]}" migrate --noinput >/dev/null
+  "${NB[@]}" migrate --noinput >"$HOME_DIR/migrate.log" 2>&1 || { tail -40 "$HOME_DIR/migrate.log" >&2; exit 1; }
 else
   psql_ -c "CREATE DATABASE $DB"
   step "migrations (from nothing)"
@@ -122,12 +123,13 @@ fi
 # -- 4. A superuser and a fresh API token
 step "superuser and token"
 TOKEN="$(head -c 20 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+PASSWORD="ci-$(head -c 12 /dev/urandom | od -An -tx1 | tr -d ' \n')"  # for the web UI's YAML device-type import
 "${NB[@]}" shell --interface python -c "
 from django.contrib.auth import get_user_model
 from nautobot.users.models import Token
 user, _ = get_user_model().objects.get_or_create(username='ci-admin', defaults={'is_superuser': True, 'is_staff': True})
 user.is_superuser = user.is_staff = True
-user.set_unusable_password()
+user.set_password('$PASSWORD')
 user.save()
 Token.objects.create(user=user, key='$TOKEN', description='planner CI live tests')
 " >/dev/null
@@ -157,5 +159,5 @@ if [[ -z "$ok" ]]; then
 fi
 step "done"
 grep -o '"nautobot-version": *"[^"]*"' "$HOME_DIR/status.json" || true
-printf 'export NAUTOBOT_URL=%s\nexport NAUTOBOT_TOKEN=%s\n' "$URL" "$TOKEN" >"$ENVFILE"
+printf 'export NAUTOBOT_URL=%s\nexport NAUTOBOT_TOKEN=%s\nexport NAUTOBOT_USERNAME=ci-admin\nexport NAUTOBOT_PASSWORD=%s\n' "$URL" "$TOKEN" "$PASSWORD" >"$ENVFILE"
 cat "$ENVFILE"

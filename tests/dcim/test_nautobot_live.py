@@ -9,11 +9,17 @@ tags are shared between tests and found again by name, as a second push would.
 
 from __future__ import annotations
 
+import csv
+import io
+import uuid
+import zipfile
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from dcim.clients import NautobotClient
+from dcim.export import NAUTOBOT_LOCATION_TYPE, ExportOptions, export_zip
 from dcim.inventory import inventory_for_spec
 from dcim.push import apply_push, plan_push
 
@@ -120,6 +126,90 @@ def test_nautobot_answers_with_the_token(nautobot):
     assert status["nautobot-version"].startswith(("2.", "3.")), status
     planned = nautobot.one("extras/statuses/", name="Planned")
     assert {"dcim.device", "dcim.rack", "dcim.cable"} <= set(planned["content_types"])
+
+
+def _without_empty_tenant(text):
+    """The CSV without its tenant__name column when no row names a tenant: Nautobot 3.2's CSV import
+    refuses an empty tenant__name (test_export_csv_without_a_tenant_imports_as_it_is); the other
+    columns are imported as exported."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    if any(r.get("tenant__name") for r in rows):
+        return text
+    out = io.StringIO()
+    fields = [f for f in rows[0] if f != "tenant__name"]
+    writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def _rows_not_in(nautobot, path, text) -> str:
+    """The CSV without the rows whose `name` Nautobot already has (earlier tests may have made them)."""
+    rows = list(csv.DictReader(io.StringIO(text)))
+    have = {o["name"] for o in nautobot.list(path)}
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["name"], lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(r for r in rows if r["name"] not in have)
+    return out.getvalue()
+
+
+def test_export_zip_imports_through_nautobots_bulk_import_in_the_documented_order(nautobot, nautobot_ui, study_b):
+    """The zip's README order: manufacturers, device types (the YAML, through the web UI's import), roles,
+    tags, locations, racks, devices (CSV, through Nautobot's CSV import on its REST API). Objects an
+    earlier test made (same names) are left out of their CSV, as the README says for sites."""
+    site = f"planner-import-{uuid.uuid4().hex[:10]}"
+    members = {}
+    with zipfile.ZipFile(io.BytesIO(export_zip(study_b, ExportOptions(site=site)))) as archive:
+        for name in archive.namelist():
+            members[name] = archive.read(name).decode()
+    readme = members["README.txt"][members["README.txt"].index("Nautobot (") :]
+    assert readme.index("manufacturers") < readme.index("device types") < readme.index("roles") < readme.index("racks, devices")
+
+    # the location type the README asks for first (one that takes racks and devices)
+    types = nautobot.list("dcim/location-types/", name=NAUTOBOT_LOCATION_TYPE)
+    if not types:
+        nautobot.post("dcim/location-types/", {"name": NAUTOBOT_LOCATION_TYPE, "content_types": ["dcim.rack", "dcim.device"]})
+    else:
+        assert {"dcim.rack", "dcim.device"} <= set(types[0]["content_types"]), types[0]
+
+    nautobot.post_csv("dcim/manufacturers/", _rows_not_in(nautobot, "dcim/manufacturers/", members["nautobot/01-manufacturers.csv"]))
+    yamls = [text for name, text in sorted(members.items()) if name.startswith("device-types/")]
+    assert len(yamls) == len(study_b.device_types)
+    for text in yamls:
+        doc = yaml.safe_load(text)
+        if not nautobot.list("dcim/device-types/", manufacturer=doc["manufacturer"], model=doc["model"]):
+            nautobot_ui.import_device_type(text)
+    nautobot.post_csv("extras/roles/", _rows_not_in(nautobot, "extras/roles/", members["nautobot/03-roles.csv"]))
+    nautobot.post_csv("extras/tags/", _rows_not_in(nautobot, "extras/tags/", members["nautobot/04-tags.csv"]))
+    [location] = nautobot.post_csv("dcim/locations/", _without_empty_tenant(members["nautobot/05-locations.csv"]))
+    racks = nautobot.post_csv("dcim/racks/", _without_empty_tenant(members["nautobot/06-racks.csv"]))
+    devices = nautobot.post_csv("dcim/devices/", _without_empty_tenant(members["nautobot/07-devices.csv"]))
+    assert len(racks) == len(study_b.racks) and len(devices) == len(study_b.devices) == 21
+
+    # read back: every device at its planned U and face, Planned, its role and HA tags; every
+    # device type has the interfaces the cabling plan names
+    assert _placed(nautobot, location) == _expected_places(study_b)
+    for d in study_b.devices:
+        if d.name in ("study-rack-b-oss01", "study-rack-b-raid01", "study-rack-b-rack1-sw-ib1"):
+            found = {i["name"] for i in nautobot.list("dcim/interfaces/", device_id=next(x["id"] for x in devices if x["name"] == d.name))}
+            assert found >= {i.name for i in study_b.device_type(d.device_type).interfaces}, d.name
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="dcim/export.py writes an empty tenant__name column when there is no tenant, and Nautobot 3.2's CSV import "
+    "refuses it ('Related object not found using the provided attributes: {name: ''}'); remove this marker when the "
+    "export leaves the column out",
+)
+def test_export_csv_without_a_tenant_imports_as_it_is(nautobot, study_b):
+    site = f"planner-import-{uuid.uuid4().hex[:10]}"
+    if not nautobot.list("dcim/location-types/", name=NAUTOBOT_LOCATION_TYPE):
+        nautobot.post("dcim/location-types/", {"name": NAUTOBOT_LOCATION_TYPE, "content_types": ["dcim.rack", "dcim.device"]})
+    with zipfile.ZipFile(io.BytesIO(export_zip(study_b, ExportOptions(site=site)))) as archive:
+        locations = archive.read("nautobot/05-locations.csv").decode()
+    [location] = nautobot.post_csv("dcim/locations/", locations)
+    assert location["name"] == site
 
 
 def test_wrong_token_fails_the_push_with_nautobots_own_403_message(nautobot, nautobot_location, study_b):
