@@ -837,41 +837,18 @@ def push_request(*, user, connection, design, dry_run: bool):
 
 
 def push_send(push) -> None:
-    """Send the push's task; record when the broker took it."""
-    from django.utils import timezone
+    """Send the push's task (planner.services.jobs, as exports and solves); record when the broker took it.
+    Raises planner.services.jobs.BrokerUnavailable, the row kept for a re-send."""
+    from planner.services import jobs
 
-    from config.celery import app
-    from planner.services.jobs import BrokerUnavailable
-
-    from .models import DcimPush
-    from .tasks import push_design
-
-    if app.conf.task_always_eager:
-        DcimPush.objects.filter(pk=push.pk).update(enqueued_at=timezone.now())
-        push_design.apply_async(args=[push.pk])
-        return
-    try:
-        push_design.apply_async(args=[push.pk], retry=False)
-    except Exception as exc:  # noqa: BLE001 - kombu and redis raise many kinds when the broker is down
-        raise BrokerUnavailable(push, exc) from exc
-    DcimPush.objects.filter(pk=push.pk).update(enqueued_at=timezone.now())
+    jobs.send_now(push)
 
 
 def push_resend_if_lost(push) -> bool:
-    """A queued push the broker never took is sent again when someone polls it."""
-    from datetime import timedelta
+    """A queued push the broker never took is sent again when someone polls it (and by celery beat)."""
+    from planner.services import jobs
 
-    from django.utils import timezone
-
-    from planner.services.jobs import BrokerUnavailable
-
-    if push.status == "queued" and push.enqueued_at is None and push.created_at < timezone.now() - timedelta(seconds=2):
-        try:
-            push_send(push)
-            return True
-        except BrokerUnavailable:
-            return False
-    return False
+    return jobs.resend_if_lost(push)
 
 
 def push_fail(*, push_id: int, reason: str) -> None:

@@ -1,6 +1,6 @@
 """Jobs that survive outages: hand a job to the broker, or say plainly that it could not be.
 
-A job row (export or solve) is saved first; `enqueue` then sends its task. When the broker takes it,
+A job row (export, solve, or another app's registered job such as a DCIM push) is saved first; `enqueue` then sends its task. When the broker takes it,
 the row's `enqueued_at` is set. When the broker cannot be reached, `enqueued_at` stays empty and
 `BrokerUnavailable` is raised: the API answers 503 JSON with Retry-After, and the job is re-sent by
 the next request for it (same export, or a poll of its status) or by the periodic `resend_jobs`
@@ -27,6 +27,23 @@ from django.utils import timezone
 
 log = logging.getLogger(__name__)
 
+_OTHER_JOBS: dict[str, str] = {}
+"""Job models of other apps (model label -> dotted path of its task), e.g. the DCIM pushes: registered by
+their app's `ready()` with `register_job_model`, so the housekeeping covers them without this module
+importing those apps. Such a model has the same fields as ExportJob for this purpose: status,
+enqueued_at, created_at, started_at, and its task takes the row's id."""
+
+
+def register_job_model(model_label: str, task_path: str) -> None:
+    _OTHER_JOBS[model_label] = task_path
+
+
+def _registered_task(label: str):
+    from importlib import import_module
+
+    module, name = _OTHER_JOBS[label].rsplit(".", 1)
+    return getattr(import_module(module), name)
+
 
 class BrokerUnavailable(Exception):
     """The broker did not take the job; it is kept and will be re-sent."""
@@ -42,10 +59,16 @@ class QueueFull(Exception):
 
 
 def _task_for(job):
+    return _task_for_model(type(job))
+
+
+def _task_for_model(model):
     from planner.models import ExportJob
     from planner.tasks import render_export_task, solve_task
 
-    return render_export_task if isinstance(job, ExportJob) else solve_task
+    if model._meta.label in _OTHER_JOBS:
+        return _registered_task(model._meta.label)
+    return render_export_task if model is ExportJob else solve_task
 
 
 def _send(job) -> None:
@@ -65,6 +88,10 @@ def _send(job) -> None:
         log.warning("job %s %s not sent: broker unreachable (%s)", type(job).__name__, job.pk, exc)
         raise BrokerUnavailable(job, exc) from exc
     type(job).objects.filter(pk=job.pk).update(enqueued_at=timezone.now())
+
+
+send_now = _send
+"""For a row already committed (or whose caller wants the broker's answer now, e.g. a DCIM push)."""
 
 
 def _arg(job):
@@ -119,18 +146,16 @@ def waiting_note(job) -> str | None:
 
 
 def _models():
+    from django.apps import apps
+
     from planner.models import ExportJob, SolveJob
 
-    return (ExportJob, SolveJob)
+    return (ExportJob, SolveJob, *(apps.get_model(label) for label in _OTHER_JOBS))
 
 
 def task_time_limit(model) -> int:
     """Seconds after which the job's task is stopped by its worker."""
-    from planner.models import ExportJob
-    from planner.tasks import render_export_task, solve_task
-
-    task = render_export_task if model is ExportJob else solve_task
-    return int(task.time_limit or settings.CELERY_TASK_TIME_LIMIT)
+    return int(_task_for_model(model).time_limit or settings.CELERY_TASK_TIME_LIMIT)
 
 
 def resend_jobs() -> int:
@@ -183,6 +208,8 @@ def delete_old_jobs() -> int:
         job.delete()
         deleted += 1
     deleted += SolveJob.objects.filter(created_at__lt=cutoff).exclude(status="running").delete()[0]
+    for model in _models()[2:]:  # other apps' jobs (DCIM pushes): rows only, they keep no files
+        deleted += model.objects.filter(created_at__lt=cutoff).exclude(status="running").delete()[0]
     anonymous = timezone.now() - timedelta(hours=int(getattr(settings, "ANON_JOB_RETENTION_HOURS", 24)))
     deleted += SolveJob.objects.filter(owner=None, created_at__lt=anonymous).exclude(status="running").delete()[0]
     return deleted

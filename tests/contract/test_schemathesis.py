@@ -67,6 +67,11 @@ NAMES_CATALOGUE_RECORDS = (
     "PUT /api/v1/plans/{id}/",
     "PATCH /api/v1/plans/{id}/",
     "POST /api/v1/plans/{id}/share/",
+    # DCIM: a connection's name is unique per owner; a push names a connection and a saved design that exist
+    "POST /api/v1/dcim/connections/",
+    "PUT /api/v1/dcim/connections/{id}/",
+    "PATCH /api/v1/dcim/connections/{id}/",
+    "POST /api/v1/dcim/pushes/",
 )
 
 
