@@ -588,6 +588,7 @@ class _Run:
     def _devices(self):
         d = self.dialect
         moves = []  # (device, id, changes) placed after every moved device has left its U
+        creates = []  # (device, payload) created once the moved devices have their new places
         design_names = {dev.name for dev in self.inv.devices}
         known = {}  # the design's devices already at the site/location, fetched BATCH names a request
         names = list(dict.fromkeys(dev.name for dev in self.inv.devices))
@@ -625,9 +626,7 @@ class _Run:
                         self.record("device", dev.name, "create", detail=_place(dev))
                         self.ids[("device", dev.name)] = NEW
                         continue
-                    made = self.call(self.client.create, "dcim/devices/", payload)
-                    self.ids[("device", dev.name)] = made["id"]
-                    self.record("device", dev.name, "created", obj_id=made["id"], detail=_place(dev))
+                    creates.append((dev, payload))  # after the moves: a new device may take a U a moved one leaves
                     continue
                 self.ids[("device", dev.name)] = existing["id"]
                 changes = {}
@@ -648,6 +647,14 @@ class _Run:
                 self.record("device", dev.name, "failed", detail=exc.detail, status=exc.status or None)
                 self.ids[("device", dev.name)] = None
         self._move(moves)
+        for dev, payload in creates:
+            try:
+                made = self.call(self.client.create, "dcim/devices/", payload)
+                self.ids[("device", dev.name)] = made["id"]
+                self.record("device", dev.name, "created", obj_id=made["id"], detail=_place(dev))
+            except DcimError as exc:
+                self.record("device", dev.name, "failed", detail=exc.detail, status=exc.status or None)
+                self.ids[("device", dev.name)] = None
         self._kept(design_names)
 
     def _move(self, moves):

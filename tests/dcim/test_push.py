@@ -9,9 +9,10 @@ import pytest
 
 from dcim import clients
 from dcim.clients import NautobotClient, NetBoxClient
+from dcim.inventory import Device
 from dcim.push import apply_push, plan_push
 
-from .test_push_fake import FakeDcim, inventory
+from .test_push_fake import SWITCH, FakeDcim, inventory
 
 V1 = "0123456789abcdef0123456789abcdef01234567"
 V2 = "nbt_AbC123xyz.s3cr3tT0kenValue_-9"
@@ -126,6 +127,20 @@ def test_changed_design_moves_devices_even_into_each_others_place(fake):
     face = fake.one("dcim/devices/", name="t-oss-1")["face"]
     assert (face["value"] if isinstance(face, dict) else face) == "front"  # the face comes back after the move
     assert set(actions(apply_push(conn(fake.kind), swapped, client=client(fake))).values()) == {"unchanged"}
+
+
+def test_a_new_device_may_take_the_u_a_moved_device_leaves(fake):
+    """A grown design: a new device planned where an existing one was, that one moved up. Creating first
+    would be refused (the U is occupied); the push moves first, then creates."""
+    apply_push(conn(fake.kind), inventory(), client=client(fake))
+    inv = inventory({"t-sw-1": 41})
+    extra = Device("t-sw-2", SWITCH.slug, "Switch", "t-rack-1", 40, "rear")
+    grown = type(inv)(**{**inv.__dict__, "devices": (*inv.devices, extra)})
+    result = apply_push(conn(fake.kind), grown, client=client(fake))
+    assert result.error == "", result.actions
+    got = actions(result, "device")
+    assert (got[("device", "t-sw-1")], got[("device", "t-sw-2")]) == ("updated", "created")
+    assert (fake.one("dcim/devices/", name="t-sw-1")["position"], fake.one("dcim/devices/", name="t-sw-2")["position"]) == (41, 40)
 
 
 def test_device_no_longer_in_design_is_kept_and_listed(fake):
