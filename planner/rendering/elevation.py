@@ -9,10 +9,14 @@ the designer, the shared page and the PDF rack sheet.
 - `render_racks(racks, view=, compact=)`: one SVG per rack, drawn narrow enough that a row of five
   fits a 550 px panel with readable labels (short labels such as "OSS 3a"; the full text is the
   tooltip). `compact=True` (the printed sheet) leaves out what paper cannot use or the sheet's table
-  already gives: tooltips and the power/weight/heat caption.
+  already gives: tooltips and the power/weight/heat caption; it draws the rectangles of one look
+  (free space, devices of one role, HA tag boxes, PDUs) as one `<path>` instead of a group per
+  device, and labels each device once, on the view of the face it is mounted on (the rear view
+  labels rear-mounted devices and PDUs; front-mounted devices show there as shapes in their colour).
 
-Text is what costs in the PDF: WeasyPrint lays out every character of an SVG `<text>` on its own,
-so the drawing keeps characters few: unit numbers are one `<text>` run per rack with a position per
+Text is what costs in the PDF: WeasyPrint lays out and paints every character of an SVG `<text>`
+on its own (about half a millisecond each on a loaded 2-core machine; glyph outlines as paths cost
+more, HTML text over the image as much), so the drawing keeps characters few: unit numbers are one `<text>` run per rack with a position per
 digit, labels are drawn only where they fit, fonts are attributes (no `<style>` to match per node).
 - `render_summary(racks, width=)`: past `SUMMARY_LIMIT` racks, one SVG with a compact column per
   rack (units per role, stacked, with counts) wrapped to the width, so 500 bricks stay one screen.
@@ -43,6 +47,7 @@ ALIASES = {"mgs": "mds", "management": "mds"}  # drawn and listed as MDS/MGS
 SHORT = {"mgs": "MGS", "management": "Mgmt"}
 SERVER_ROLES = {"oss", "internal", "mds", "mgs", "management"}
 FREE = ("Free (blanking panel)", "#ffffff")
+LABELLED_ONCE = "each device is labelled on the face it is mounted on"  # printed drawings (compact)
 SUMMARY_LIMIT = 12  # more racks than this: the row becomes a summary strip
 FONT_FAMILY = "system-ui, 'DejaVu Sans', sans-serif"  # DejaVu Sans: the font the PDF sheet is set in
 
@@ -169,6 +174,27 @@ class RackElevationSVG:
         self.top = self.TITLE_HEIGHT + self.MARGIN
         self.height = self.top + self.units * self.UNIT_HEIGHT + self.MARGIN + (self.MARGIN if compact else self.CAPTION_HEIGHT)
         self.parts: list[str] = []
+        self.shapes: dict[str, list[str]] = {}  # compact: path data per look (attributes), drawn as one <path> each
+        self.texts: list[str] = []  # compact: labels and tags, drawn over the merged shapes
+
+    # compact drawing: merged shapes, texts on top ----------------------------------------------
+    def _rect(self, look: str, x: float, y: float, w: float, h: float, element: str) -> str:
+        """`element` for the page; in a compact drawing the rectangle joins the one path of its look."""
+        if not self.compact:
+            return element
+        self.shapes.setdefault(look, []).append(f"M{x:g} {y:g}h{w:g}v{h:g}h{-w:g}z")
+        return ""
+
+    def _text(self, element: str) -> str:
+        """`element` (a <text>) for the page; in a compact drawing it goes on top of the merged shapes."""
+        if not self.compact:
+            return element
+        self.texts.append(element)
+        return ""
+
+    def merged(self) -> str:
+        """A compact drawing's shapes, one <path> per look, then its texts on top."""
+        return "".join(f'<path class="shapes" {look} d="{"".join(d)}"/>' for look, d in self.shapes.items()) + "".join(self.texts)
 
     # geometry ------------------------------------------------------------------------------
     def _y(self, u: int, height: int = 1) -> float:
@@ -252,6 +278,11 @@ class RackElevationSVG:
             n = u - start
             y = self._y(start, n)
             lines = "".join(f"M{x + 2} {y + k * self.UNIT_HEIGHT}h{self.DEVICE_WIDTH - 4}" for k in range(1, n))
+            if self.compact:
+                self._rect(f'fill="{FREE[1]}" stroke="#c3c9d3" stroke-width="0.5"', x, y, self.DEVICE_WIDTH, n * self.UNIT_HEIGHT, "")
+                if lines:
+                    self.shapes.setdefault('fill="none" stroke="#e3e7ee" stroke-width="0.5"', []).append(lines)
+                continue
             self.parts.append(
                 f'<g class="free-run" data-u="{start}" data-units="{n}"><rect class="free" x="{x}" y="{y}" '
                 f'width="{self.DEVICE_WIDTH}" height="{n * self.UNIT_HEIGHT}" fill="{FREE[1]}" stroke="#c3c9d3" stroke-width="0.5"/>'
@@ -287,35 +318,55 @@ class RackElevationSVG:
                 attrs += f' data-pair="{escape(str(pair))}"'
             body = [] if self.compact else [f"<title>{escape(tip)}</title>"]
             if shown == "behind":
+                look = f'fill="#eef0f4" stroke="{colour}" stroke-dasharray="2,1.5" stroke-width="0.8"'
                 body.append(
-                    f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{self.DEVICE_WIDTH - 1}" height="{h - 1}" fill="#eef0f4" '
-                    f'stroke="{colour}" stroke-dasharray="2,1.5" stroke-width="0.8"/>'
-                )
-                self.parts.append(f'<g {attrs} data-face="rear">{"".join(body)}</g>')
+                    self._rect(
+                        look, x + 0.5, y + 0.5, self.DEVICE_WIDTH - 1, h - 1,
+                        f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{self.DEVICE_WIDTH - 1}" height="{h - 1}" {look}/>',
+                    )
+                )  # fmt: skip
+                if not self.compact:
+                    self.parts.append(f'<g {attrs} data-face="rear">{"".join(body)}</g>')
                 continue
             fill_opacity = ' fill-opacity="0.82"' if self.view == "rear" and face == "front" else ""
+            look = f'fill="{colour}"{fill_opacity} stroke="#1d2430" stroke-width="0.5"'
             body.append(
-                f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{self.DEVICE_WIDTH - 1}" height="{h - 1}" rx="1" fill="{colour}"{fill_opacity} '
-                f'stroke="#1d2430" stroke-width="0.5"/>'
-            )
+                self._rect(
+                    look, x + 0.5, y + 0.5, self.DEVICE_WIDTH - 1, h - 1,
+                    f'<rect x="{x + 0.5}" y="{y + 0.5}" width="{self.DEVICE_WIDTH - 1}" height="{h - 1}" rx="1" {look}/>',
+                )
+            )  # fmt: skip
+            if self.compact and self.view == "rear" and face == "front":
+                continue  # printed: each device is labelled once, on the view of the face it is mounted on
             ink = _text_colour(colour)
             tag_width = len(tag) * 6 * self.CHAR_WIDTH + 4 if tag else 0
             label = short_label(item, role)
             if not self._fits(label, self.DEVICE_WIDTH - 4 - tag_width, self.FONT) and label.startswith("Standby"):
                 label = "Standby"
             if h >= self.FONT + 1 and self._fits(label, self.DEVICE_WIDTH - 4 - tag_width, self.FONT):
+                ly = y + min(h, 2 * self.UNIT_HEIGHT) / 2 + 2.6
                 body.append(
-                    f'<text class="label" x="{x + 2.5}" y="{y + min(h, 2 * self.UNIT_HEIGHT) / 2 + 2.6}" font-size="{self.FONT}" '
-                    f'fill="{ink}">{escape(label)}</text>'
+                    self._text(f'<text class="label" x="{x + 2.5}" y="{ly}" font-size="{self.FONT}" fill="{ink}">{escape(label)}</text>')
                 )
             if tag:
                 tx = x + self.DEVICE_WIDTH - tag_width - 1
+                look = 'fill="#ffffff" stroke="#1d2430" stroke-width="0.4"'
                 body.append(
-                    f'<rect class="ha" x="{tx}" y="{y + 1.5}" width="{tag_width}" height="7" rx="1.5" fill="#ffffff" stroke="#1d2430" stroke-width="0.4"/>'
-                    f'<text class="tag" x="{tx + tag_width / 2}" y="{y + 7}" text-anchor="middle" font-size="6" font-weight="600" '
-                    f'fill="#1d2430">{tag}</text>'
+                    self._rect(
+                        look,
+                        tx,
+                        y + 1.5,
+                        tag_width,
+                        7,
+                        f'<rect class="ha" x="{tx}" y="{y + 1.5}" width="{tag_width}" height="7" rx="1.5" {look}/>',
+                    )
+                    + self._text(
+                        f'<text class="tag" x="{tx + tag_width / 2}" y="{y + 7}" text-anchor="middle" font-size="6" font-weight="600" '
+                        f'fill="#1d2430">{escape(tag)}</text>'
+                    )
                 )
-            self.parts.append(f"<g {attrs}>{''.join(body)}</g>")
+            if not self.compact:
+                self.parts.append(f"<g {attrs}>{''.join(body)}</g>")
 
     def draw_pdus(self) -> None:
         """0U PDUs in the rear side channels: the first on the right, the second on the left, and so on inwards."""
@@ -335,11 +386,17 @@ class RackElevationSVG:
             label = short_label(item, "pdu") if len(self.pdus) > 1 else "PDU"
             cx, cy = x + 2.25, y + h / 2
             tooltip = "" if self.compact else f"<title>{escape(tip)}</title>"
+            text = (
+                f'<text class="pdu-label" x="{cx}" y="{cy}" text-anchor="middle" transform="rotate(-90 {cx} {cy})" dy="2" '
+                f'font-size="6" fill="#ffffff">{escape(label)}</text>'
+            )
+            if self.compact:
+                self._rect(f'fill="{colour}" stroke="#1d2430" stroke-width="0.4"', x, y, 4.5, h, "")
+                self._text(text)
+                continue
             self.parts.append(
                 f'<g class="device pdu" data-role="pdu" data-item="{escape(str(item.get("item", "")))}">{tooltip}'
-                f'<rect x="{x}" y="{y}" width="4.5" height="{h}" rx="1" fill="{colour}" stroke="#1d2430" stroke-width="0.4"/>'
-                f'<text class="pdu-label" x="{cx}" y="{cy}" text-anchor="middle" transform="rotate(-90 {cx} {cy})" dy="2" '
-                f'font-size="6" fill="#ffffff">{escape(label)}</text></g>'
+                f'<rect x="{x}" y="{y}" width="4.5" height="{h}" rx="1" fill="{colour}" stroke="#1d2430" stroke-width="0.4"/>{text}</g>'
             )
 
     def draw_caption(self) -> None:
@@ -374,7 +431,7 @@ class RackElevationSVG:
 
     def render(self) -> str:
         """The SVG document for this rack and view."""
-        self.parts = []
+        self.parts, self.shapes, self.texts = [], {}, []
         self.draw_title()
         self.draw_frame()
         self.draw_unit_numbers()
@@ -382,6 +439,8 @@ class RackElevationSVG:
         self.draw_devices()
         self.draw_pdus()
         self.draw_caption()
+        if self.compact:
+            self.parts.append(self.merged())
         body = "".join(self.parts)
         return (
             f'<svg xmlns="http://www.w3.org/2000/svg" class="rack-elevation" role="img" data-rack="{escape(str(self.rack.get("index", "")))}" '
@@ -530,11 +589,16 @@ def sheet_rack_lines(
     if len(racks) <= pair_up_to:
         drawings = [d for k in range(len(racks)) for d in ((front[k], f"{names[k]}, front"), (rear[k], f"{names[k]}, rear"))]
         if drawings:
-            lines.append({"title": "Front and rear views (rear: 0U PDUs and the devices' rear faces)", "drawings": drawings})
+            lines.append(
+                {"title": f"Front and rear views (rear: 0U PDUs and the devices' rear faces; {LABELLED_ONCE})", "drawings": drawings}
+            )
         per_line = max(len(drawings), 1)
     else:
         per_line = min(len(racks), per_line_max)
-        for view, svgs, title in (("front", front, "Front views"), ("rear", rear, "Rear views: 0U PDUs and the devices' rear faces")):
+        for view, svgs, title in (
+            ("front", front, "Front views"),
+            ("rear", rear, f"Rear views: 0U PDUs and the devices' rear faces; {LABELLED_ONCE}"),
+        ):
             for start in range(0, len(svgs), per_line):
                 chunk = [(svgs[k], f"{names[k]}, {view}") for k in range(start, min(start + per_line, len(svgs)))]
                 lines.append({"title": title if start == 0 else "", "drawings": chunk})
