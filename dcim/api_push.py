@@ -4,10 +4,8 @@ and per-object report). Thin: the work is in dcim/push.py."""
 
 from __future__ import annotations
 
-import os
 import urllib.parse
 
-from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import IntegrityError
 from django.shortcuts import get_object_or_404
@@ -25,21 +23,12 @@ from planner import services
 from planner.services.jobs import BrokerUnavailable
 
 from . import push as push_service
-from .clients import DcimError, client_for
+from .clients import DcimError, allowed_hosts, client_for
 from .crypto import TokenUnreadable
 from .models import DcimConnection, DcimPush, detect_token_version
 
 TOKEN_FORM = RegexValidator(r"^[A-Za-z0-9_.\-]+$", "a token has only letters, digits and . _ - (no spaces or 'Token ' prefix)")
 URL_FORM = RegexValidator(r"^https?://", "must start with http:// or https://")
-
-
-def allowed_hosts() -> list[str]:
-    """DCIM_ALLOWED_HOSTS (setting or environment, comma-separated host names; empty: any). The planner's
-    server calls the addresses users give it, so a site may limit them to its own DCIMs."""
-    value = getattr(settings, "DCIM_ALLOWED_HOSTS", None) or os.environ.get("DCIM_ALLOWED_HOSTS", "")
-    if isinstance(value, list | tuple):
-        return [h.strip().lower() for h in value if h.strip()]
-    return [h.strip().lower() for h in value.split(",") if h.strip()]
 
 
 @extend_schema_field({"type": "string", "pattern": "^(nautobot|netbox)$", "description": "nautobot or netbox."})

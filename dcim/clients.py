@@ -9,7 +9,10 @@ Public names (stable): DcimError, Response, UrllibTransport, NautobotClient, Net
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
+import socket
 import ssl
 import urllib.error
 import urllib.parse
@@ -17,6 +20,52 @@ import urllib.request
 from dataclasses import dataclass
 
 DEFAULT_TIMEOUT = 20.0  # seconds, each request
+
+
+def allowed_hosts() -> list[str]:
+    """DCIM_ALLOWED_HOSTS (setting or environment, comma-separated host names; empty: any host on an
+    ordinary address). The planner's server calls the addresses users give it, so a site may limit them
+    to its own DCIMs; a host listed here may also be on this machine (loopback) or link-local."""
+    from django.conf import settings
+
+    value = getattr(settings, "DCIM_ALLOWED_HOSTS", None) or os.environ.get("DCIM_ALLOWED_HOSTS", "")
+    if isinstance(value, list | tuple):
+        return [h.strip().lower() for h in value if h.strip()]
+    return [h.strip().lower() for h in value.split(",") if h.strip()]
+
+
+def refused_address(url: str) -> str | None:
+    """Why the server must not call `url`, or None. Whatever a user enters, the planner does not call
+    its own machine (loopback: its database, cache, metrics), link-local addresses (a cloud's instance
+    metadata service hands out credentials there), multicast or unspecified addresses, unless an operator
+    lists the host in DCIM_ALLOWED_HOSTS. Checked on every request, against every address the name
+    resolves to, so a name that changes its address after being saved is caught too."""
+    parts = urllib.parse.urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if host in allowed_hosts():
+        return None
+    try:
+        infos = socket.getaddrinfo(host, parts.port or (443 if parts.scheme == "https" else 80), proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError) as exc:
+        return f"the name {host!r} does not resolve: {exc}"
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0].split("%")[0])
+        if ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified:
+            return (
+                f"{host} is {ip}, an address of this server itself or link-local, which it does not call for users; "
+                "an operator can allow the host with DCIM_ALLOWED_HOSTS"
+            )
+    return None
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A DCIM API answers where it is asked; a redirect (to another host, or http -> https) is reported
+    with its target instead of followed, so the address check above cannot be sidestepped."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        raise urllib.error.HTTPError(req.full_url, code, f"redirected to {newurl}: give that address instead", headers, fp)
+
+
 PAGE_SIZE = 500
 MAX_PAGES = 200
 
@@ -83,11 +132,19 @@ class UrllibTransport:
         self.context = None if verify_tls else ssl._create_unverified_context()  # noqa: S323 - the user's choice per connection
 
     def __call__(self, method: str, url: str, headers: dict, body: bytes | None) -> Response:
+        refused = refused_address(url)
+        if refused:
+            raise DcimError("network", f"not calling the DCIM: {refused}", method=method, url=url)
         request = urllib.request.Request(url, data=body, method=method, headers=headers)
+        opener = urllib.request.build_opener(urllib.request.HTTPSHandler(context=self.context), _NoRedirect())
         try:
-            with urllib.request.urlopen(request, timeout=self.timeout, context=self.context) as answer:  # noqa: S310
+            with opener.open(request, timeout=self.timeout) as answer:
                 return Response(answer.status, answer.read(10_000_000), answer.headers.get("Content-Type", ""))
         except urllib.error.HTTPError as exc:
+            if 300 <= exc.code < 400:
+                raise DcimError(
+                    "network", f"the DCIM answered HTTP {exc.code}, {exc.msg}", status=exc.code, method=method, url=url
+                ) from exc
             return Response(exc.code, exc.read(100_000), exc.headers.get("Content-Type", "") if exc.headers else "")
         except (urllib.error.URLError, TimeoutError, ConnectionError, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", exc)

@@ -326,11 +326,55 @@ def test_client_answer_not_json_is_a_clear_error():
     assert err.value.kind == "bad_answer" and "is this the Nautobot API address?" in err.value.detail
 
 
-def test_urllib_transport_times_out_and_reports_unreachable_hosts():
+def test_urllib_transport_times_out_and_reports_unreachable_hosts(settings):
+    settings.DCIM_ALLOWED_HOSTS = ["127.0.0.1"]
     t = clients.UrllibTransport(timeout=2)
     with pytest.raises(clients.DcimError) as err:
         t("GET", "http://127.0.0.1:9/api/status/", {}, None)  # discard port: nothing listens
     assert err.value.kind == "network" and "could not reach the DCIM" in err.value.detail
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/metrics",
+        "http://localhost:6379/",
+        "http://169.254.169.254/latest/meta-data/",  # a cloud's instance metadata service
+        "http://[::1]:5432/",
+        "http://0.0.0.0:80/",
+        "http://224.0.0.1/",
+    ],
+)
+def test_the_server_never_calls_itself_or_link_local_addresses_for_a_user(url, settings):
+    settings.DCIM_ALLOWED_HOSTS = []
+    with pytest.raises(clients.DcimError) as err:
+        clients.UrllibTransport(timeout=2)("GET", url, {}, None)
+    assert err.value.kind == "network" and "DCIM_ALLOWED_HOSTS" in err.value.detail
+
+
+def test_a_redirect_is_reported_not_followed(settings):
+    """A DCIM address that redirects (for example to the metadata service) is not followed."""
+    import http.server
+    import threading
+
+    class Redirect(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(302)
+            self.send_header("Location", "http://169.254.169.254/latest/meta-data/")
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Redirect)
+    threading.Thread(target=server.handle_request, daemon=True).start()
+    settings.DCIM_ALLOWED_HOSTS = ["127.0.0.1"]
+    try:
+        with pytest.raises(clients.DcimError) as err:
+            clients.UrllibTransport(timeout=5)("GET", f"http://127.0.0.1:{server.server_port}/api/status/", {}, None)
+    finally:
+        server.server_close()
+    assert err.value.status == 302 and "redirected to http://169.254.169.254/" in err.value.detail
 
 
 def test_cable_length_is_sent_and_compared(fake):
