@@ -9,7 +9,8 @@
 # Its database is `nautobot_ci` on the machine's PostgreSQL (127.0.0.1:5432, user postgres, trust
 # auth), made afresh on each run; the migrated empty schema is kept as the template database
 # `nautobot_ci_tpl_<version>` so later runs copy it instead of migrating again (from nothing, the
-# migrations run). Its cache and Celery broker use Redis DB 11 (127.0.0.1:6379), flushed at start.
+# migrations run). Its cache and Celery broker use Redis DB 11 (127.0.0.1:6379); the cache's keys
+# (prefix nautobot-ci:) are deleted at start.
 # The server (`nautobot-server runserver`, no reloader) listens on 127.0.0.1:8081 and logs to
 # $NAUTOBOT_CI_HOME/server.log. When /api/status/ answers the new token, the script writes
 #   export NAUTOBOT_URL=... NAUTOBOT_TOKEN=...
@@ -84,6 +85,7 @@ cat >>"$ROOT/nautobot_config.py" <<EOF
 # --- added by .ci/nautobot.sh: Redis DB $REDIS_DB for the cache and the Celery broker (DBs 12-15 are
 # the planner's tests'); nothing else differs from Nautobot's defaults read from the environment.
 CACHES["default"]["LOCATION"] = "redis://127.0.0.1:6379/$REDIS_DB"
+CACHES["default"]["KEY_PREFIX"] = "nautobot-ci"
 CELERY_BROKER_URL = "redis://127.0.0.1:6379/$REDIS_DB"
 INSTALLATION_METRICS_ENABLED = False
 # a throwaway database: no need to wait for each commit to reach the disk (faster migrations)
@@ -108,7 +110,10 @@ if curl -s -o /dev/null --max-time 2 "$URL/"; then
   echo "nautobot: something else already answers on $URL; stop it first" >&2
   exit 1
 fi
-redis-cli -h 127.0.0.1 -p 6379 -n "$REDIS_DB" flushdb >/dev/null
+# only Nautobot's own cache keys go (tests/operations/test_metrics.py uses two keys of DB 11 too): a cache
+# left from an earlier database would name objects that the fresh one does not have
+redis-cli -h 127.0.0.1 -p 6379 -n "$REDIS_DB" eval \
+  "for _, key in ipairs(redis.call('KEYS', ARGV[1])) do redis.call('DEL', key) end return 0" 0 'nautobot-ci:*' >/dev/null
 psql_() { psql -q -v ON_ERROR_STOP=1 -h "$PGHOST" -p "$PGPORT" -U postgres -d postgres "$@"; }
 psql_ -c "DROP DATABASE IF EXISTS $DB WITH (FORCE)"
 if [[ "$(psql -tA -h "$PGHOST" -p "$PGPORT" -U postgres -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$TEMPLATE'")" == "1" ]]; then
