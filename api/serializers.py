@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import copy
-
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models as dj_models
 from django.db import transaction
@@ -371,8 +369,12 @@ class JsonTypesMixin:
 
 def _fresh_copy(field):
     """A declared field ready to bind to a new serializer: a shallow copy (see StrictFieldsMixin), with a
-    nested serializer's cached fields dropped and a list serializer's child copied and bound to the copy."""
-    new = copy.copy(field)
+    nested serializer's cached fields dropped and a list serializer's child copied and bound to the copy.
+    The copy is made as copy.copy makes it (a new instance of the class with the same attribute dict),
+    without copy's __reduce_ex__ round trip and without running the class's __new__ (DRF's records the
+    constructor arguments, which the copied dict holds already): a tenth of the time per field."""
+    new = object.__new__(type(field))
+    new.__dict__.update(field.__dict__)
     if isinstance(field, serializers.BaseSerializer):
         new.__dict__.pop("fields", None)  # a cached_property: the copy builds (and binds) its own
         if isinstance(field, serializers.ListSerializer):
