@@ -112,7 +112,7 @@ def _blank_designer(page):
 
 @pytest.fixture
 def site(page, django_user_model):
-    """Signed in as 'wendy' with two saved designs (one shared by link), a calibration and a token."""
+    """Signed in as 'wendy' (staff) with two saved designs (one shared by link), a calibration and a token."""
     from planner.services import calibration_create, design_create, design_share, example_design
     from planner.services.tokens import token_create
 
@@ -130,6 +130,8 @@ def site(page, django_user_model):
         ior_bricks=8,
     )
     token_create(user=wendy, name="procurement script")
+    wendy.is_staff = True  # sees the staff-only device-type import page too
+    wendy.save(update_fields=["is_staff"])
     d.refresh_from_db()
     return {"design": d, "other": a, "calibration": cal}
 
@@ -151,6 +153,9 @@ def _pages(site):
         ("calibration", f"/calibrations/{cal.pk}/", lambda p: p.wait_for_selector("#pm-chart .main-svg")),
         ("tokens", "/tokens/", None),
         ("shared", f"/shared/{d.share_token}/", None),
+        ("dcim-export", f"/dcim/export/?design={d.pk}", None),
+        ("dcim-send", f"/dcim/send/?design={d.pk}", None),
+        ("dcim-import", "/catalogue/import/", None),
     ]
 
 
