@@ -95,9 +95,18 @@ def main() -> int:
         )
         per_rack = (best[10][1] - best[1][1]) / 9
         record(
-            "rack sheet PDF, each extra rack", per_rack, "s", goal="< 0.050 s", note="(10-rack sheet - 1-rack sheet) / 9, CPU best of each"
+            "rack sheet PDF, each extra rack",
+            per_rack,
+            "s",
+            floor=best[1][1],
+            floor_label="rack sheet PDF, 1 rack",
+            goal="< 0.1 of a 1-rack sheet (< 0.050 s on a quiet machine)",
+            note="(10-rack sheet - 1-rack sheet) / 9, CPU best of each; the ratio holds on a busy machine, the seconds do not",
         )
-        print(f"rack sheet: each extra rack costs {per_rack * 1000:.0f} ms of CPU; 10 racks / 1 rack = {best[10][1] / best[1][1]:.2f}")
+        print(
+            f"rack sheet: each extra rack costs {per_rack * 1000:.0f} ms of CPU ({per_rack / best[1][1]:.3f} of a 1-rack sheet); "
+            f"10 racks / 1 rack = {best[10][1] / best[1][1]:.2f}"
+        )
     return 0
 
 
