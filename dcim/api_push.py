@@ -270,7 +270,8 @@ class ReportEntrySerializer(serializers.Serializer):
     name = serializers.CharField()
     action = serializers.CharField(
         help_text="Dry run: create, update, unchanged. Push: created, updated, unchanged. Both: failed (the DCIM refused: "
-        "see detail), skipped (not written: detail says why), kept (in the design's rack, not in the design: left as it is)."
+        "see detail), skipped (not written: detail says why), kept (in the design's rack, not in the design: left as it is). Cables: recable (dry run) / recabled (push) when "
+        "an earlier push's cable between two of the design's devices holds a port the design now uses otherwise."
     )
     changes = serializers.DictField(required=False, help_text="Field -> [current value, planned value].")
     detail = serializers.CharField(required=False, help_text="The DCIM's own message, or why it was skipped.")

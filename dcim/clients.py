@@ -234,6 +234,9 @@ class BaseClient:
     def update(self, path: str, obj_id, data: dict) -> dict:
         return self.request("PATCH", f"{path.rstrip('/')}/{obj_id}/", data=data)
 
+    def delete(self, path: str, obj_id) -> None:
+        self.request("DELETE", f"{path.rstrip('/')}/{obj_id}/")
+
     def status(self) -> dict:
         """The DCIM's /api/status/ answer; raises DcimError (auth failures included)."""
         return self.request("GET", "status/")

@@ -24,7 +24,10 @@ design's racks that the design no longer has: left as it is). Network errors, au
 and server errors stop the push; every object not reached is listed as "skipped", so the report says
 exactly what was written and what was not. Devices are created with status planned; a later push does
 not change a device's status (the data-centre team moves it on to active), only its place, type, role
-and tags. Nothing is ever deleted.
+and tags. Nothing is deleted, with one exception: a cable between two of the design's own devices (left
+by an earlier push) that holds a port the changed design now cables otherwise is replaced ("recable" in a
+dry run, "recabled" in a push, naming the old cable); a cable to any device outside the design is never
+touched (the new cable is "failed", saying which port is taken).
 """
 
 from __future__ import annotations
@@ -767,8 +770,43 @@ class _Run:
         found[iface_name] = made
         return made["id"], made
 
+    @property
+    def _iface_by_id(self) -> dict:
+        """The design's devices' interfaces known so far, by id."""
+        return {
+            str(i["id"]): i
+            for key, found in self.ids.items()
+            if isinstance(key, tuple) and key[0] == "interfaces" and isinstance(found, dict)
+            for i in found.values()
+        }
+
+    def _design_interface_ids(self) -> set:
+        return set(self._iface_by_id)
+
+    def _iface_label(self, ids) -> str:
+        names = {
+            str(i["id"]): f"{dev}:{name}"
+            for key, found in self.ids.items()
+            if isinstance(key, tuple) and key[0] == "interfaces" and isinstance(found, dict)
+            for dev, name, i in ((key[1], n, i) for n, i in found.items())
+        }
+        return " and ".join(sorted(names.get(x, x) for x in ids))
+
+    def _wanted_pairs(self) -> set:
+        """The interface-id pairs the design's cables join (those known already)."""
+        if self._wanted is None:
+            wanted = set()
+            for c in self.inv.cables:
+                a = (self._interfaces(c.a_device) or {}) if self._interfaces(c.a_device) not in (None, NEW) else {}
+                b = (self._interfaces(c.b_device) or {}) if self._interfaces(c.b_device) not in (None, NEW) else {}
+                if c.a_interface in a and c.b_interface in b:
+                    wanted.add(_pair_key(a[c.a_interface]["id"], b[c.b_interface]["id"]))
+            self._wanted = wanted
+        return self._wanted
+
     def _cables(self):
         d = self.dialect
+        self._wanted = None
         self._prefetch_interfaces()
         for cable in self.inv.cables:
             name = _cable_name(cable)
@@ -782,9 +820,11 @@ class _Run:
                     self.record("cable", name, "create")
                     continue
                 a_cable, b_cable = _ref((a or {}).get("cable")), _ref((b or {}).get("cable"))
-                if a_cable or b_cable:
-                    existing = self.cables.get(str(a_cable or b_cable)) or self.call(self.client.get, "dcim/cables/", a_cable or b_cable)
-                    if {str(x) for x in d.cable_ends(existing)} == {str(a_id), str(b_id)}:
+                held = [x for x in dict.fromkeys(str(c) for c in (a_cable, b_cable) if c)]
+                if held:
+                    olds = [self.cables.get(x) or self.call(self.client.get, "dcim/cables/", x) for x in held]
+                    existing = olds[0]
+                    if len(olds) == 1 and {str(x) for x in d.cable_ends(existing)} == {str(a_id), str(b_id)}:
                         compare = {"label": cable.label, "type": cable.type, **_cable_length(cable)}
                         changes = {k: [_val(existing.get(k)), v] for k, v in compare.items() if not _same(_val(existing.get(k)), v)}
                         if not changes:
@@ -795,15 +835,41 @@ class _Run:
                             self.call(self.client.update, "dcim/cables/", existing["id"], {k: v[1] for k, v in changes.items()})
                             self.record("cable", name, "updated", obj_id=existing["id"], changes=changes)
                         continue
-                    busy = cable.a_interface if a_cable else cable.b_interface
-                    owner = cable.a_device if a_cable else cable.b_device
-                    self.record(
-                        "cable",
-                        name,
-                        "failed",
-                        detail=f"{owner}:{busy} is already cabled elsewhere in the DCIM (cable {existing.get('id')}); "
-                        "remove that cable there first if the design is right",
-                    )
+                    ours = self._design_interface_ids()
+                    foreign = [
+                        old
+                        for old in olds
+                        if not (ends := {str(x) for x in d.cable_ends(old)}) or not ends <= ours or frozenset(ends) in self._wanted_pairs()
+                    ]
+                    if foreign:
+                        held_a = a_cable is not None and str(a_cable) == str(foreign[0].get("id"))
+                        busy = cable.a_interface if held_a else cable.b_interface
+                        owner = cable.a_device if held_a else cable.b_device
+                        self.record(
+                            "cable",
+                            name,
+                            "failed",
+                            detail=f"{owner}:{busy} is already cabled elsewhere in the DCIM (cable {foreign[0].get('id')}); "
+                            "remove that cable there first if the design is right",
+                        )
+                        continue
+                    # cables of an earlier push of this design (both ends on its devices) that the design no longer
+                    # has: it changed its ports (e.g. bricks added before the metadata cell took their switch ports)
+                    old = "; ".join(f"cable {o.get('id')} between {self._iface_label({str(x) for x in d.cable_ends(o)})}" for o in olds)
+                    if not self.write:
+                        self.record("cable", name, "recable", obj_id=existing.get("id"), detail=f"replaces {old}")
+                        continue
+                    for o in olds:
+                        self.call(self.client.delete, "dcim/cables/", o["id"])
+                        for iface in self._iface_by_id.values():
+                            if _ref(iface.get("cable")) is not None and str(_ref(iface.get("cable"))) == str(o["id"]):
+                                iface["cable"] = None
+                        self.cables.pop(str(o["id"]), None)
+                    made = self.call(self.client.create, "dcim/cables/", d.cable_payload(a_id, b_id, cable))
+                    self.record("cable", name, "recabled", obj_id=made.get("id"), detail=f"replaced {old}, no longer in the design")
+                    self.cables[str(made.get("id"))] = made
+                    for dev, iface in ((cable.a_device, cable.a_interface), (cable.b_device, cable.b_interface)):
+                        self._interfaces(dev)[iface] = {**self._interfaces(dev)[iface], "cable": {"id": made.get("id")}}
                     continue
                 if not self.write:
                     self.record("cable", name, "create")
@@ -815,6 +881,10 @@ class _Run:
                     self._interfaces(dev)[iface] = {**self._interfaces(dev)[iface], "cable": {"id": made.get("id")}}
             except DcimError as exc:
                 self.record("cable", name, "failed", detail=exc.detail, status=exc.status or None)
+
+
+def _pair_key(a, b) -> frozenset:
+    return frozenset((str(a), str(b)))
 
 
 def plan_push(connection, inventory, *, client=None, progress=None) -> PushResult:

@@ -282,7 +282,7 @@ def test_push_places_every_device_and_cable_then_a_second_push_changes_nothing(n
 def test_a_grown_design_moves_what_moved_and_creates_only_what_is_new(nautobot, nautobot_location, study_b):
     """Rack B first planned with four bricks, then with six: bricks 5 and 6 take U21-30, where the
     metadata cell was, so the cell moves up 10 U (same Nautobot objects) and four devices are new.
-    Cables whose switch port changed are reported, not forced (the push deletes nothing)."""
+    Cables whose switch port changed are replaced (both ends on the design's devices), nothing else deleted."""
     conn = _connection(nautobot_location)
     smaller = inventory_for_spec(SMALLER)
     first = apply_push(conn, smaller, client=_client(nautobot))
@@ -298,14 +298,12 @@ def test_a_grown_design_moves_what_moved_and_creates_only_what_is_new(nautobot, 
     second = apply_push(conn, study_b, client=_client(nautobot))
     assert second.error == "", second.error
     # devices: all placed. Cables: the switch ports are numbered in brick order, so bricks 5-6 take ports the
-    # cell's management links had; the push never deletes a cable, so those links are refused with the
-    # reason ("already cabled elsewhere ... remove that cable there first") and the old cables stay.
+    # cell's management links had; those old cables join two of the design's devices and are no longer in it,
+    # so the push replaces them ("recabled"), and nothing else is refused
+    assert [a for a in second.actions if a["action"] in ("failed", "skipped")] == []
     old_cables, new_cables = _expected_cabling(smaller), _expected_cabling(study_b)
-    old_ends = {end for c in old_cables - new_cables for end in c}
-    conflicts = {c for c in new_cables - old_cables if c & old_ends}
-    refused = [a for a in second.actions if a["action"] in ("failed", "skipped")]
-    assert all(a["kind"] == "cable" and "already cabled elsewhere" in a["detail"] for a in refused), refused
-    assert len(refused) == len(conflicts)
+    assert old_cables - new_cables, "the grown design changes some ports (else this test checks nothing)"
+    assert [a for a in second.actions if a["action"] == "recabled"]
     got = {name: action for (kind, name), action in _actions(second, "device").items()}
     assert {n for n, a in got.items() if a == "created"} == new
     assert {n for n, a in got.items() if a == "updated"} == moved
@@ -319,8 +317,10 @@ def test_a_grown_design_moves_what_moved_and_creates_only_what_is_new(nautobot, 
     assert {n: ids_after[n] for n in ids_before} == ids_before
     assert len(ids_after) == len(ids_before) + 4 == 21
     assert len(nautobot.list("dcim/racks/", location=nautobot_location["id"])) == 1
-    # every cable of the grown design that takes free ports is there; the old ones it would replace stay
-    assert _cabling(nautobot, nautobot_location) == (new_cables - conflicts) | (old_cables - new_cables)
+    # exactly the grown design's cables, between the right ports; a third push changes nothing
+    assert _cabling(nautobot, nautobot_location) == new_cables
+    third = apply_push(conn, study_b, client=_client(nautobot))
+    assert {a["action"] for a in third.actions} == {"unchanged"}, [a for a in third.actions if a["action"] != "unchanged"]
 
 
 def test_push_through_the_api_with_a_stored_connection(nautobot, nautobot_location, api, django_user_model):

@@ -9,7 +9,7 @@ import pytest
 
 from dcim import clients
 from dcim.clients import NautobotClient, NetBoxClient
-from dcim.inventory import Device
+from dcim.inventory import Cable, Device
 from dcim.push import apply_push, plan_push
 
 from .test_push_fake import SWITCH, FakeDcim, inventory
@@ -143,6 +143,33 @@ def test_a_new_device_may_take_the_u_a_moved_device_leaves(fake):
     assert (fake.one("dcim/devices/", name="t-sw-1")["position"], fake.one("dcim/devices/", name="t-sw-2")["position"]) == (41, 40)
 
 
+def test_a_changed_cabling_between_design_devices_is_recabled(fake):
+    """The design now cables the two servers to each other's switch port: the earlier push's cables hold
+    those ports, join two of the design's devices and are no longer in the design, so they are replaced."""
+    apply_push(conn(fake.kind), inventory(), client=client(fake))
+    inv = inventory()
+    swapped = type(inv)(
+        **{
+            **inv.__dict__,
+            "cables": (
+                Cable("t-oss-1", "ib0", "t-sw-1", "p2", "dac-passive", "IB-1"),
+                Cable("t-oss-2", "ib0", "t-sw-1", "p1", "dac-passive", "IB-2"),
+            ),
+        }
+    )
+    dry = plan_push(conn(fake.kind), swapped, client=client(fake))
+    assert [a["action"] for a in dry.actions if a["kind"] == "cable"] == ["recable", "recable"]
+    result = apply_push(conn(fake.kind), swapped, client=client(fake))
+    assert result.error == "", result.actions
+    cables = [a for a in result.actions if a["kind"] == "cable"]
+    # the first replaces both old cables (each held one of its ports); the second finds its ports free
+    assert [a["action"] for a in cables] == ["recabled", "created"] and "replaced cable" in cables[0]["detail"]
+    held = {i["name"]: i["cable"] for i in fake.all("dcim/interfaces/") if i["name"] in ("p1", "p2")}
+    ib1 = fake.one("dcim/cables/", label="IB-1")
+    assert held["p2"]["id"] == ib1["id"] and len(fake.all("dcim/cables/")) == 2
+    assert set(actions(apply_push(conn(fake.kind), swapped, client=client(fake))).values()) == {"unchanged"}
+
+
 def test_device_no_longer_in_design_is_kept_and_listed(fake):
     apply_push(conn(fake.kind), inventory(), client=client(fake))
     inv = inventory()
@@ -215,10 +242,17 @@ def test_interface_cabled_elsewhere_is_a_failure_not_a_new_cable(fake):
     apply_push(conn(fake.kind), inventory(), client=client(fake))
     inv = inventory()
     c = inv.cables[0]
-    rewired = type(inv)(**{**inv.__dict__, "cables": (type(c)(c.a_device, c.a_interface, "t-sw-1", "p2", c.type, "IB-X"),)})
+    # t-oss-2 is no longer in the design: its cable on t-sw-1:p2 is not this design's to replace
+    rewired = type(inv)(
+        **{
+            **inv.__dict__,
+            "devices": tuple(x for x in inv.devices if x.name != "t-oss-2"),
+            "cables": (type(c)(c.a_device, c.a_interface, "t-sw-1", "p2", c.type, "IB-X"),),
+        }
+    )
     result = apply_push(conn(fake.kind), rewired, client=client(fake))
     cable = next(a for a in result.actions if a["kind"] == "cable")
-    assert cable["action"] == "failed" and "t-oss-1:ib0 is already cabled elsewhere" in cable["detail"]
+    assert cable["action"] == "failed" and "t-sw-1:p2 is already cabled elsewhere" in cable["detail"]
     assert len(fake.all("dcim/cables/")) == 2
 
 

@@ -228,6 +228,14 @@ class FakeDcim:
             return self._create(base, data)
         if method == "PATCH":
             return self._update(base, obj_id, data)
+        if method == "DELETE":
+            obj = self.db.get(base, {}).pop(obj_id, None)
+            if obj is None:
+                return self._answer(404, {"detail": "Not found."})
+            for iface in self.all("dcim/interfaces/"):
+                if (iface.get("cable") or {}).get("id") == obj_id:
+                    iface["cable"] = None
+            return Response(204, b"", "")
         return self._answer(405, {"detail": f'Method "{method}" not allowed.'})
 
     def _answer(self, status, data):
