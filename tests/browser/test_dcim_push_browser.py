@@ -1,12 +1,13 @@
-"""The "Send to DCIM" page in a real browser (Chromium, as tests/browser/): add a connection, test it,
+"""The "Send to DCIM" page in a real browser (Chromium; here, not in tests/dcim/, so that it shares this
+folder's one browser session: a second Playwright session in the same run fails): add a connection, test it,
 dry run, push, and read the report; the DCIM is the in-process fake (tests/dcim/test_push_fake.py)."""
 
 import pytest
 
 from dcim import clients
-from tests.browser.conftest import browser, page, screenshot  # noqa: F401 - fixtures
+from tests.dcim.test_push_fake import FakeDcim
 
-from .test_push_fake import FakeDcim
+from .conftest import screenshot
 
 TOKEN = "0123456789abcdef0123456789abcdef01234567"
 SPEC = {"bricks": [{"template": "md3460-performance", "count": 2}], "metadata": {"placement": "none"}}
@@ -19,7 +20,7 @@ def fake(monkeypatch):
     return fake
 
 
-def test_send_to_dcim_add_connection_dry_run_push_and_report(page, fake):  # noqa: F811 - fixture
+def test_send_to_dcim_add_connection_dry_run_push_and_report(page, fake):
     from django.contrib.auth import get_user_model
 
     from planner import services
