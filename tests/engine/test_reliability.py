@@ -153,7 +153,13 @@ def test_solver_rate_is_linear_in_the_count():
     rate = rel.group_loss_rate(g, 150.0)
     line = rel.line_reliability(replace(g, count=7), 7, 150.0, 0, 0)
     p7 = rel.annual_loss_probability(line.units, line.mttdl_hours)
-    assert 1 - math.exp(-7 * rate * HOURS_PER_YEAR) == pytest.approx(p7)
+    one = rel.line_reliability(replace(g, count=1), 1, 150.0, 0, 0)
+    p1 = rel.annual_loss_probability(one.units, one.mttdl_hours)
+    assert 0 < p1 < p7 < 1
+    # seven bricks lose data as seven independent bricks would (computed from the one-brick line, not
+    # from the solver's rate), and the solver's per-brick rate gives the same figure
+    assert p7 == pytest.approx(1 - (1 - p1) ** 7)
+    assert p7 == pytest.approx(1 - math.exp(-7 * rate * HOURS_PER_YEAR))
     # linear in the exponent: 14 bricks lose data as two independent sets of 7 would, and more than 7 do
     line14 = rel.line_reliability(replace(g, count=14), 14, 150.0, 0, 0)
     p14 = rel.annual_loss_probability(line14.units, line14.mttdl_hours)
