@@ -12,78 +12,9 @@ import itertools
 import json
 import urllib.parse
 import uuid
-from dataclasses import dataclass
 
 from dcim.clients import DcimError, Response
-
-try:  # the real dataclasses once dcim/inventory.py exists; the same shape by hand until then
-    from dcim.inventory import Cable, Device, DeviceType, InterfaceT, Inventory, PowerPortT, Rack
-except ImportError:  # pragma: no cover - only before the export part lands
-
-    @dataclass(frozen=True)
-    class PowerPortT:
-        name: str
-        type: str
-        maximum_draw: int | None
-        allocated_draw: int | None
-
-    @dataclass(frozen=True)
-    class InterfaceT:
-        name: str
-        type: str
-        mgmt_only: bool = False
-
-    @dataclass(frozen=True)
-    class DeviceType:
-        manufacturer: str
-        model: str
-        slug: str
-        part_number: str
-        u_height: float
-        is_full_depth: bool
-        weight: float | None
-        weight_unit: str
-        power_ports: tuple
-        interfaces: tuple
-        comments: str
-        catalogue_kind: str
-        catalogue_slug: str
-
-    @dataclass(frozen=True)
-    class Rack:
-        name: str
-        u_height: int
-
-    @dataclass(frozen=True)
-    class Device:
-        name: str
-        device_type: str
-        role: str
-        rack: str
-        position: int | None
-        face: str
-        status: str = "planned"
-        tags: tuple = ()
-
-    @dataclass(frozen=True)
-    class Cable:
-        a_device: str
-        a_interface: str
-        b_device: str
-        b_interface: str
-        type: str
-        label: str
-
-    @dataclass(frozen=True)
-    class Inventory:
-        design_name: str
-        prefix: str
-        manufacturers: tuple
-        device_types: tuple
-        racks: tuple
-        devices: tuple
-        cables: tuple
-
+from dcim.inventory import Cable, Device, DeviceType, InterfaceT, Inventory, PowerPortT, Rack
 
 R730 = DeviceType(
     manufacturer="Dell",
