@@ -69,6 +69,25 @@ class DeviceType:
         return next((i for i in self.interfaces if i.name == name), None)
 
 
+def _part_type(part, kind: str, model: str, *, full_depth: bool, power_ports, interfaces, comments: str, slug: str = "", u_height=None):
+    """A DeviceType for catalogue `part` (make, height and weight from the part; the rest as given)."""
+    return DeviceType(
+        manufacturer=part.vendor or "Unknown",
+        model=model,
+        slug=slug or slugify(f"{part.vendor} {model}")[:100],
+        part_number="",
+        u_height=float(part.height_u) if u_height is None else u_height,
+        is_full_depth=full_depth,
+        weight=round(part.weight_kg, 2) if part.weight_kg else None,
+        weight_unit="kg",
+        power_ports=power_ports,
+        interfaces=interfaces,
+        comments=comments,
+        catalogue_kind=kind,
+        catalogue_slug=part.slug,
+    )
+
+
 @dataclass(frozen=True)
 class Rack:
     name: str
@@ -290,20 +309,15 @@ class _Builder:
         comments += notes
         return self._add_type(
             key=key,
-            dt=DeviceType(
-                manufacturer=server.vendor or "Unknown",
-                model=model,
+            dt=_part_type(
+                server,
+                "server",
+                model,
                 slug=slug,
-                part_number="",
-                u_height=float(server.height_u),
-                is_full_depth=True,
-                weight=round(server.weight_kg, 2) if server.weight_kg else None,
-                weight_unit="kg",
+                full_depth=True,
                 power_ports=self._psus(server.power_w + extra_w, server.max_power_w),
                 interfaces=tuple(interfaces),
                 comments="\n".join(comments),
-                catalogue_kind="server",
-                catalogue_slug=server.slug,
             ),
         )
 
@@ -358,20 +372,14 @@ class _Builder:
         model = _model_name(enc)
         return self._add_type(
             key=key,
-            dt=DeviceType(
-                manufacturer=enc.vendor or "Unknown",
-                model=model,
-                slug=slugify(f"{enc.vendor} {model}")[:100],
-                part_number="",
-                u_height=float(enc.height_u),
-                is_full_depth=True,
-                weight=round(enc.weight_kg, 2) if enc.weight_kg else None,
-                weight_unit="kg",
+            dt=_part_type(
+                enc,
+                "enclosure",
+                model,
+                full_depth=True,
                 power_ports=self._psus(None, None),
                 interfaces=tuple(interfaces),
                 comments="\n".join(c for c in comments if c),
-                catalogue_kind="enclosure",
-                catalogue_slug=enc.slug,
             ),
         )
 
@@ -386,20 +394,14 @@ class _Builder:
         comments = [f"Catalogue switch '{sw.slug}' ({sw.name})."] + _sources(sw) + [ASSUMED_POWER]
         return self._add_type(
             key=key,
-            dt=DeviceType(
-                manufacturer=sw.vendor or "Unknown",
-                model=model,
-                slug=slugify(f"{sw.vendor} {model}")[:100],
-                part_number="",
-                u_height=float(sw.height_u),
-                is_full_depth=False,
-                weight=round(sw.weight_kg, 2) if sw.weight_kg else None,
-                weight_unit="kg",
+            dt=_part_type(
+                sw,
+                "switch",
+                model,
+                full_depth=False,
                 power_ports=self._psus(sw.power_w, None),
                 interfaces=tuple(interfaces),
                 comments="\n".join(comments + ["Assumption: not full depth (a 1U top-of-rack switch)."]),
-                catalogue_kind="switch",
-                catalogue_slug=sw.slug,
             ),
         )
 
@@ -415,20 +417,15 @@ class _Builder:
         comments.append(f"Inlet type {ptype}: IEC 60309 6h (230/400 V) from the catalogue's inlet; outlets are not exported.")
         return self._add_type(
             key=key,
-            dt=DeviceType(
-                manufacturer=pdu.vendor or "Unknown",
-                model=model,
-                slug=slugify(f"{pdu.vendor} {model}")[:100],
-                part_number="",
+            dt=_part_type(
+                pdu,
+                "accessory",
+                model,
                 u_height=0.0,
-                is_full_depth=False,
-                weight=round(pdu.weight_kg, 2) if pdu.weight_kg else None,
-                weight_unit="kg",
+                full_depth=False,
                 power_ports=(PowerPortT("Inlet", ptype, rating, round(pdu.power_w) if pdu.power_w else None),),
                 interfaces=(),
                 comments="\n".join(comments),
-                catalogue_kind="accessory",
-                catalogue_slug=pdu.slug,
             ),
         )
 
