@@ -184,93 +184,145 @@ class BatchInput:
 
     @classmethod
     def from_designs(cls, designs: list[DesignInput]) -> "BatchInput":
-        """Pack design inputs into arrays, padding to the largest number of lines and design parts."""
+        """Pack design inputs into arrays, padding to the largest number of lines and design parts.
+
+        Each brick line's and each design's figures are first gathered as one Python tuple and every
+        set of tuples becomes an array in one conversion: setting numpy elements one at a time cost
+        several times more than the arithmetic a search then does with them. Design-level figures are
+        gathered once for designs that share their rack, metadata cell, prices and the rest (a search's
+        options do), since they then cannot differ."""
         n = len(designs)
         g = max(1, max(len(d.bricks) for d in designs))
-        design_parts = [_design_parts(d) for d in designs]
-        dp = max(1, max(len(x) for x in design_parts))
-        groups = {name: np.zeros((n, g), order="F") for name in GROUP_FIELDS}
-        for name in ("raid_data", "segment_kib", "brick_height", "eff_read", "eff_write"):
-            groups[name] = np.ones((n, g), order="F")
-        parts = {name: np.zeros((n, g, len(PARTS)), order="F") for name in PART_FIELDS}
-        dparts = {name: np.zeros((n, dp), order="F") for name in DPART_FIELDS}
-        dv = {name: np.zeros(n) for name in DESIGN_FIELDS}
-        for name in ("paired", "md_separate", "md_counted"):
-            dv[name] = np.zeros(n, dtype=bool)
-        keys = []
+        shared: dict[tuple, tuple] = {}
+        design_level = []
+        for d in designs:
+            key = _design_key(d)
+            if key not in shared:
+                shared[key] = _design_level(d)
+            design_level.append(shared[key])
+        dp = max(1, max(len(x[0]) for x in design_level))
+        n_parts = len(PARTS)
+        group_rows = [_GROUP_PADDING] * (n * g)  # line j of design i at j * n + i
+        part_rows = [(0.0,) * (len(PART_FIELDS) * n_parts)] * (n * g)
+        dpart_rows, design_rows, keys = [], [], []
         for i, d in enumerate(designs):
             line_keys, unpriced = [], []
             for j, brick in enumerate(d.bricks):
-                _fill_group(groups, i, j, brick, d)
-                line_keys.append(_fill_parts(parts, i, j, brick, d, unpriced))
-            dkeys = []
-            for k, (kind, part, fixed, per_rack, per_free, is_server) in enumerate(design_parts[i]):
-                price = d.prices.price(kind, part.slug)
-                if price is None:
-                    unpriced.append((kind, part.slug))
-                dparts["fixed"][i, k] = fixed
-                dparts["per_rack"][i, k] = per_rack
-                dparts["per_free_unit"][i, k] = per_free
-                dparts["price"][i, k] = price or 0.0
-                dparts["power"][i, k] = part.power_w
-                dparts["weight"][i, k] = part.weight_kg
-                dparts["server"][i, k] = float(is_server)
-                dkeys.append((kind, part.slug, part.name))
-            keys.append((line_keys, dkeys, unpriced))
-            _fill_design(dv, i, d)
+                group_rows[j * n + i] = _group_row(brick, d)
+                row, line = _part_row(brick, d, unpriced)
+                part_rows[j * n + i] = row
+                line_keys.append(line)
+            dkeys, dvalues, dunpriced, dfigures = design_level[i]
+            unpriced.extend(dunpriced)
+            keys.append((line_keys, list(dkeys), unpriced))
+            width = len(dkeys)
+            if width < dp:  # pad each field's block to dp entries
+                pad = (0.0,) * (dp - width)
+                dvalues = sum((dvalues[f * width : (f + 1) * width] + pad for f in range(len(DPART_FIELDS))), ())
+            dpart_rows.append(dvalues)
+            design_rows.append(dfigures)
+        groups = _fields_by_rows(group_rows, GROUP_FIELDS, 1, g, n)
+        parts = _fields_by_rows(part_rows, PART_FIELDS, n_parts, g, n)
+        dblock = np.ascontiguousarray(np.array(dpart_rows, dtype=float).T)  # (fields x dp, N)
+        dparts = {name: dblock[f * dp : (f + 1) * dp].T for f, name in enumerate(DPART_FIELDS)}
+        by_field = np.array(design_rows, dtype=float).T.copy()
+        dv = {name: by_field[f].astype(bool) if name in _BOOL_DESIGN_FIELDS else by_field[f] for f, name in enumerate(DESIGN_FIELDS)}
         return cls(groups=groups, designs=dv, parts=parts, dparts=dparts, keys=keys)
 
 
-def _fill_group(groups: dict, i: int, j: int, b, d: DesignInput) -> None:
-    row = lambda name, value: groups[name].__setitem__((i, j), value)  # noqa: E731
-    head, disk, raid = b.head, b.disk, b.raid
-    row("count", b.count)
-    row("servers_per_brick", b.servers_per_brick)
-    row("hba_count", b.hba_count if b.hba else 0)
-    row("hba_gbps", b.hba.effective_gbps if b.hba else 0.0)
-    row("hba_port_gbps", b.hba.per_port_gbps if b.hba else 0.0)
-    row("storage_ports", b.storage_ports)
-    row("net_count", b.network_count)
-    row("net_gbps", b.network.effective_gbps)
-    row("kind_code", KIND_CODES.get(head.kind, KIND_SHARED))
-    row("controllers", head.controllers)
-    row("ctrl_read_mbps", head.controller_read_mbps)
-    row("ctrl_write_mbps", head.controller_write_mbps)
-    row("ctrl_requests_per_s", head.controller_requests_per_s)
-    row("ctrl_max_request_kib", head.max_request_kib)
-    row("cache_merge", head.cache_merge)
-    row("head_ports", head.uplink_ports)
-    row("head_port_gbps", head.uplink_port_gbps)
-    row("expansions", b.expansions if b.expansion else 0)
-    exp = b.expansion
-    row("exp_link_gbps", exp.uplink_ports * exp.uplink_port_gbps if exp is not None and not head.is_san else 0.0)
+def _fields_by_rows(rows: list, names: tuple, width: int, g: int, n: int) -> dict:
+    """Rows of `len(names) * width` values (row of line j of design i at j * n + i, field f's values at
+    f * width ... f * width + width - 1) as one array per field: (N, G) for width 1, else (N, G, width),
+    stored design last (Fortran order) as views of one block."""
+    block = np.ascontiguousarray(np.array(rows, dtype=float).T)  # (fields x width, G x N)
+    if width == 1:
+        return {name: block[f].reshape(g, n).T for f, name in enumerate(names)}
+    return {name: block[f * width : (f + 1) * width].reshape(width, g, n).T for f, name in enumerate(names)}
+
+
+def _design_key(d: DesignInput) -> tuple:
+    """What the design-level figures depend on, by identity (the objects live while the batch is built)."""
+    return (id(d.rack), id(d.metadata), d.placement, id(d.prices), id(d.tuning), id(d.clients), id(d.fabric), d.failover)
+
+
+def _design_level(d: DesignInput) -> tuple:
+    """(part keys, design-part values field by field, unpriced design parts, design figures) of one design."""
+    columns = {name: [] for name in DPART_FIELDS}
+    dkeys, unpriced = [], []
+    for kind, part, fixed, per_rack, per_free, is_server in _design_parts(d):
+        price = d.prices.price(kind, part.slug)
+        if price is None:
+            unpriced.append((kind, part.slug))
+        for name, value in zip(
+            DPART_FIELDS, (fixed, per_rack, per_free, price or 0.0, part.power_w, part.weight_kg, float(is_server)), strict=True
+        ):
+            columns[name].append(value)
+        dkeys.append((kind, part.slug, part.name))
+    values = tuple(v for name in DPART_FIELDS for v in columns[name])
+    figures = dict.fromkeys(DESIGN_FIELDS, 0.0)
+    _fill_design(figures, d)
+    return tuple(dkeys), values, tuple(unpriced), tuple(figures[name] for name in DESIGN_FIELDS)
+
+
+_GROUP_ONES = ("raid_data", "segment_kib", "brick_height", "eff_read", "eff_write")
+_GROUP_PADDING = tuple(1.0 if name in _GROUP_ONES else 0.0 for name in GROUP_FIELDS)
+"""A padding line's row of group figures (count 0; ones where a figure divides)."""
+_BOOL_DESIGN_FIELDS = ("paired", "md_separate", "md_counted")
+
+
+def _group_row(b, d: DesignInput) -> tuple:
+    """One brick line's figures in the order of GROUP_FIELDS."""
+    head, disk, raid, hba, exp = b.head, b.disk, b.raid, b.hba, b.expansion
     factor = disk.sustained_factor
-    row("disk_bytes", disk.capacity_bytes)
-    row("disk_read_mbps", disk.read_mbps * factor)
-    row("disk_write_mbps", disk.write_mbps * factor)
-    row("raid_data", raid.data)
-    row("raid_parity", raid.parity)
-    row("level_code", capacity.level_code(raid.level))
-    row("segment_kib", raid.segment_kib)
-    row("groups_per_enclosure", raid.groups)
-    row("spares_per_enclosure", raid.spares)
-    row("fs_overhead", b.fs_overhead_fraction)
-    row("sw_raid_read_mbps", b.software_raid_read_mbps or 0.0)
-    row("sw_raid_write_mbps", b.software_raid_write_mbps or 0.0)
-    row("measured_read_gbps", b.measured_backend_read_gbps or 0.0)
-    row("measured_write_gbps", b.measured_backend_write_gbps or 0.0)
-    row("eff_read", b.efficiency_read if b.efficiency_read is not None else d.tuning.software_read_efficiency)
-    row("eff_write", b.efficiency_write if b.efficiency_write is not None else d.tuning.software_write_efficiency)
+    cc = {}
     for op in ("read", "write"):
         curve = b.client_curves.get(op)
         if curve:
-            row(f"cc_{op}_lam", curve["lam"])
-            row(f"cc_{op}_sigma", curve["sigma"])
-            row(f"cc_{op}_kappa", curve["kappa"])
-            row(f"cc_{op}_peak", curve["peak_gbps"])
-            row("cc_bricks", curve["bricks"])
-    row("brick_height", b.height_u)
-    row("standby_height", b.server.height_u)
+            cc[op] = (curve["lam"], curve["sigma"], curve["kappa"], curve["peak_gbps"])
+            cc["bricks"] = curve["bricks"]
+    read, write = cc.get("read", (0.0,) * 4), cc.get("write", (0.0,) * 4)
+    return (
+        b.count,
+        b.servers_per_brick,
+        b.hba_count if hba else 0,
+        hba.effective_gbps if hba else 0.0,
+        hba.per_port_gbps if hba else 0.0,
+        b.storage_ports,
+        b.network_count,
+        b.network.effective_gbps,
+        KIND_CODES.get(head.kind, KIND_SHARED),
+        head.controllers,
+        head.controller_read_mbps,
+        head.controller_write_mbps,
+        head.controller_requests_per_s,
+        head.max_request_kib,
+        head.cache_merge,
+        head.uplink_ports,
+        head.uplink_port_gbps,
+        b.expansions if exp else 0,
+        exp.uplink_ports * exp.uplink_port_gbps if exp is not None and not head.is_san else 0.0,
+        disk.capacity_bytes,
+        disk.read_mbps * factor,
+        disk.write_mbps * factor,
+        raid.data,
+        raid.parity,
+        capacity.level_code(raid.level),
+        raid.segment_kib,
+        raid.groups,
+        raid.spares,
+        b.fs_overhead_fraction,
+        b.software_raid_read_mbps or 0.0,
+        b.software_raid_write_mbps or 0.0,
+        b.measured_backend_read_gbps or 0.0,
+        b.measured_backend_write_gbps or 0.0,
+        b.efficiency_read if b.efficiency_read is not None else d.tuning.software_read_efficiency,
+        b.efficiency_write if b.efficiency_write is not None else d.tuning.software_write_efficiency,
+        *read,
+        *write,
+        cc.get("bricks", 0.0),
+        b.height_u,
+        b.server.height_u,
+    )
 
 
 def brick_part_counts(b, rail_kit) -> tuple[tuple, tuple, tuple]:
@@ -317,9 +369,12 @@ def brick_part_counts(b, rail_kit) -> tuple[tuple, tuple, tuple]:
     return catalogue, per_brick, per_standby
 
 
-def _fill_parts(parts: dict, i: int, j: int, b, d: DesignInput, unpriced: list) -> list:
-    """Per-part quantities and unit figures of one brick line; returns the parts' (kind, slug, name)."""
+def _part_row(b, d: DesignInput, unpriced: list) -> tuple[tuple, list]:
+    """One brick line's per-part figures (PART_FIELDS, each over PARTS, field after field) and the parts'
+    (kind, slug, name) (None for a part the line does not use); unpriced parts are added to `unpriced`."""
     catalogue, per_brick, per_standby = brick_part_counts(b, d.rack.rail_kit)
+    n_parts = len(PARTS)
+    brick_q, standby_q, price_v, power_v, weight_v = [0.0] * n_parts, [0.0] * n_parts, [0.0] * n_parts, [0.0] * n_parts, [0.0] * n_parts
     keys = []
     for k, (kind, part) in enumerate(zip(PART_KINDS, catalogue, strict=True)):
         if part is None or (per_brick[k] == 0 and per_standby[k] == 0):
@@ -328,13 +383,13 @@ def _fill_parts(parts: dict, i: int, j: int, b, d: DesignInput, unpriced: list) 
         price = d.prices.price(kind, part.slug)
         if price is None:
             unpriced.append((kind, part.slug))
-        parts["per_brick"][i, j, k] = per_brick[k]
-        parts["per_standby"][i, j, k] = per_standby[k]
-        parts["price"][i, j, k] = price or 0.0
-        parts["power"][i, j, k] = part.power_w
-        parts["weight"][i, j, k] = getattr(part, "weight_kg", 0.0)
+        brick_q[k] = per_brick[k]
+        standby_q[k] = per_standby[k]
+        price_v[k] = price or 0.0
+        power_v[k] = part.power_w
+        weight_v[k] = getattr(part, "weight_kg", 0.0)
         keys.append((kind, part.slug, part.name))
-    return keys
+    return (*brick_q, *standby_q, *price_v, *power_v, *weight_v), keys
 
 
 def _design_parts(d: DesignInput) -> list[tuple]:
@@ -363,28 +418,29 @@ def _rack_part(rack):
     return PartParams(slug=rack.slug, name=rack.name, kind="rack", height_u=0, power_w=0.0, weight_kg=rack.weight_kg)
 
 
-def _fill_design(dv: dict, i: int, d: DesignInput) -> None:
-    dv["request_kib"][i] = d.tuning.request_kib
-    dv["paired"][i] = d.failover == "paired"
-    dv["clients_gbps"][i] = client_limit_gbps(d) if d.clients else np.inf
-    dv["client_nodes"][i] = d.clients.count if d.clients else 0
+def _fill_design(dv: dict, d: DesignInput) -> None:
+    """One design's DESIGN_FIELDS into `dv`."""
+    dv["request_kib"] = d.tuning.request_kib
+    dv["paired"] = d.failover == "paired"
+    dv["clients_gbps"] = client_limit_gbps(d) if d.clients else np.inf
+    dv["client_nodes"] = d.clients.count if d.clients else 0
     fabric = np.inf
     if d.fabric is not None and d.fabric.core_gbps:
         fabric = d.fabric.core_gbps
-    dv["fabric_gbps"][i] = fabric
-    dv["rack_usable_units"][i] = d.rack.usable_units
-    dv["rack_units"][i] = d.rack.units
+    dv["fabric_gbps"] = fabric
+    dv["rack_usable_units"] = d.rack.usable_units
+    dv["rack_units"] = d.rack.units
     counted = d.metadata is not None and d.placement in ("in_rack", "separate_rack")
-    dv["md_counted"][i] = counted
-    dv["md_separate"][i] = counted and d.placement == "separate_rack"
+    dv["md_counted"] = counted
+    dv["md_separate"] = counted and d.placement == "separate_rack"
     if counted:
-        dv["md_reserved_units"][i] = d.metadata.height_u if d.placement == "in_rack" else 0
-        dv["md_height"][i] = d.metadata.height_u
+        dv["md_reserved_units"] = d.metadata.height_u if d.placement == "in_rack" else 0
+        dv["md_height"] = d.metadata.height_u
     prices = d.prices
-    dv["support_per_server_year"][i] = prices.support_per_server_year
-    dv["years"][i] = prices.service_years
-    dv["energy_price"][i] = prices.energy_price_per_kwh
-    dv["pue"][i] = prices.pue
+    dv["support_per_server_year"] = prices.support_per_server_year
+    dv["years"] = prices.service_years
+    dv["energy_price"] = prices.energy_price_per_kwh
+    dv["pue"] = prices.pue
 
 
 def per_client_gbps(d: DesignInput) -> tuple[float, float]:

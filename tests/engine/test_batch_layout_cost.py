@@ -39,6 +39,34 @@ def test_batch_of_many_equals_each_single_evaluation():
         assert res.total[i] == pytest.approx(single.price["total"], abs=0.05)
 
 
+def test_designs_sharing_a_rack_and_metadata_cell_differ_where_their_other_inputs_do():
+    """`from_designs` gathers design-level figures once for designs that share their rack, metadata
+    cell, prices, tuning, clients and fabric: a design that shares some of them but not all must still
+    get its own price, client limit and metadata parts."""
+    import dataclasses
+
+    dearer = dataclasses.replace(f.PRICES, unit_prices={**f.PRICES.unit_prices, ("rack", "r42"): 9000, ("switch", "sw"): 7000})
+    base = f.design(f.brick(count=4), placement="in_rack")
+    designs = [
+        base,
+        dataclasses.replace(base, prices=dearer),
+        dataclasses.replace(base, clients=f.clients(2)),
+        dataclasses.replace(base, placement="separate_rack"),
+        dataclasses.replace(base, placement="none", metadata=None),
+        base,
+    ]
+    batch = BatchInput.from_designs(designs)
+    res = evaluate_batch(batch)
+    for i, d in enumerate(designs):
+        single = evaluate(d)
+        assert res.read_gbps[i] == pytest.approx(single.read_gbps)
+        assert res.total[i] == pytest.approx(single.price["total"], abs=0.05)
+        assert res.rack_count[i] == single.rack_count
+        assert batch.keys[i] == BatchInput.from_designs([d]).keys[0]
+    assert res.total[1] > res.total[0] and res.read_gbps[2] < res.read_gbps[0]
+    assert res.total[4] < res.total[0]  # no metadata cell to pay for
+
+
 def test_vectorised_rack_count_equals_the_detailed_layout():
     rng = np.random.default_rng(7)
     for _ in range(60):
