@@ -87,6 +87,71 @@ def in_process() -> tuple[float, float]:
     return _interleaved_rates(evaluate, health, SECONDS_IN_PROCESS, SLICE_IN_PROCESS)
 
 
+def _per_call_seconds(fn, calls: int = 400) -> float:
+    """Best of five runs of `calls` calls, per call."""
+    for _ in range(20):
+        fn()
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best
+
+
+def stages() -> tuple[dict, float, float]:
+    """Where an evaluate request's time goes, in process: each step timed alone (seconds per call), and
+    the evaluate request with the evaluation answered from memory against health, interleaved as above:
+    the rate evaluate would reach if the engine, resolving and presenting cost nothing."""
+    from unittest import mock
+
+    from django.test import Client
+    from rest_framework.renderers import JSONRenderer
+
+    from api.serializers import DesignSpecSerializer
+    from planner.engine import BatchInput, evaluate_batch
+    from planner.engine.present import evaluation
+    from planner.services.evaluation import catalogue_snapshot, design_resolve
+
+    def validate():
+        serializer = DesignSpecSerializer(data=EVALUATE_BODY)
+        assert serializer.is_valid(), serializer.errors
+        return serializer.validated_data
+
+    spec = validate()
+    snapshot = catalogue_snapshot()
+    design = design_resolve(spec=spec, snapshot=snapshot)
+    batch = BatchInput.from_designs([design])
+    result = evaluate_batch(batch)
+    answer = evaluation(design, batch, result, 0)
+    steps = {
+        "validate the DesignSpec (DRF serializer)": validate,
+        "resolve it against the catalogue snapshot": lambda: design_resolve(spec=spec, snapshot=snapshot),
+        "engine: pack the batch of one (from_designs)": lambda: BatchInput.from_designs([design]),
+        "engine: evaluate_batch of one": lambda: evaluate_batch(batch),
+        "engine: present the Evaluation": lambda: evaluation(design, batch, result, 0),
+        "render the Evaluation as JSON": lambda: JSONRenderer().render(answer.as_dict()),
+    }
+    seconds = {name: _per_call_seconds(fn) for name, fn in steps.items()}
+    client = Client()
+    body = json.dumps(EVALUATE_BODY)
+
+    def evaluate():
+        response = client.post(EVALUATE, body, content_type="application/json")
+        assert response.status_code == 200, response.content[:300]
+
+    def health():
+        assert client.get(HEALTH).status_code == 200
+
+    with mock.patch("api.views.design_evaluate", lambda **kw: answer):
+        for _ in range(20):
+            evaluate()
+            health()
+        stubbed, health_rate = _interleaved_rates(evaluate, health, SECONDS_IN_PROCESS, SLICE_IN_PROCESS)
+    return seconds, stubbed, health_rate
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -225,6 +290,35 @@ def main() -> int:
         floor_label="health request, in process",
         goal="ratio >= 0.5",
         note=f"Django test Client, config.test, SQLite; {SECONDS_IN_PROCESS:.0f} s each after a warm-up, interleaved in {SLICE_IN_PROCESS} s slices; ratio = evaluate rate / health rate",
+    )
+
+    saved = os.dup(1), os.dup(2)
+    with open(tmp / "requests-stages.log", "w") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            seconds, stubbed_rate, health_rate = stages()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
+    print("where an evaluate request's time goes, in process (each step timed alone):")
+    for name, value in seconds.items():
+        print(f"  {name:48s} {value * 1e6:8.1f} us")
+        record(f"evaluate step: {name}", value * 1e3, "ms", note="in process, best of 5 x 400 calls")
+    print(
+        f"evaluate with the evaluation answered from memory: {stubbed_rate:,.0f} req/s, health {health_rate:,.0f} req/s, ratio {stubbed_rate / health_rate:.2f}"
+    )
+    record(
+        "evaluate request, evaluation answered from memory, vs health request, in process",
+        stubbed_rate,
+        "req/s",
+        floor=health_rate,
+        floor_label="health request, in process",
+        note="design_evaluate replaced by a stored Evaluation: validation, DRF dispatch and JSON only; the most any engine work can reach",
     )
 
     rates = under_gunicorn(env)
