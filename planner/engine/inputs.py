@@ -472,3 +472,6 @@ class DesignInput:
     fabric: FabricParams | None = None
     calibration: dict | None = field(default=None, compare=False, hash=False)
     """Which figures came from a site's calibration (id, name, template, sources); None without one."""
+    notes: tuple[str, ...] = field(default=(), compare=False, hash=False)
+    """Warnings found while resolving the design that the figures do not change for (shown with the
+    Evaluation's own warnings), e.g. adapters faster than the rack's leaf switch."""

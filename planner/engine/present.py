@@ -266,7 +266,7 @@ def _assumptions(design: DesignInput, batch, row: int) -> list[str]:
 
 def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
     """The Evaluation of design `row` of an evaluated batch."""
-    warnings: list[str] = []
+    warnings: list[str] = list(design.notes)
     for j, group in enumerate(design.bricks):
         if res.standby[row, j] > 0:
             warnings.append(

@@ -98,7 +98,11 @@ def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.Raid
         ok = False
     declustered = bool(given.get("declustered", False))
     if declustered and level == "raid10":
-        _put(errors, path + ("raid", "declustered"), "declustered layouts spread parity stripes over a pool; raid10 mirrors, choose a parity level")
+        _put(
+            errors,
+            path + ("raid", "declustered"),
+            "declustered layouts spread parity stripes over a pool; raid10 mirrors, choose a parity level",
+        )
         ok = False
     if not ok:
         return None
@@ -480,6 +484,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
             _put(errors, ("metadata", "cell"), f"the metadata cell ({metadata.height_u}U) does not fit in a {rack.name}")
     if errors:
         raise SpecError(errors)
+    notes = _link_notes(snap, spec["rack"], groups)
     calibration_info = None
     if calibration is not None:
         groups, calibration_info = _apply_calibration(groups, calibration, tuning)
@@ -495,7 +500,42 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
         clients=clients,
         fabric=fabric,
         prices=price_params,
+        notes=notes,
     )
+
+
+def _link_notes(snap: CatalogueSnapshot, rack_slug: str, groups: list) -> tuple[str, ...]:
+    """A warning per InfiniBand adapter faster than the rack model's fastest InfiniBand switch.
+
+    Such a link trains down to the switch's rate. The figures are not capped: a rack model's leaf
+    switch stands for the site's network, and a site with EDR adapters has EDR switches; the warning
+    says what the network stage would be at the switch's rate, so the architect can pick a rack model
+    whose switch matches, or check that the site's does."""
+    rack = snap.racks.get(rack_slug)
+    if rack is None:
+        return ()
+    leaf = [rs.switch for rs in rack.rack_switches.all() if rs.switch.kind == cat.Switch.Kind.INFINIBAND]
+    if not leaf:
+        return ()
+    switch = max(leaf, key=lambda sw: sw.port_gbps)
+    notes, seen = [], set()
+    for group in groups:
+        adapter = snap.adapters.get(group.network.slug)
+        if adapter is None or adapter.kind != cat.Adapter.Kind.IB_HCA or adapter.slug in seen:
+            continue
+        seen.add(adapter.slug)
+        if adapter.port_gbps <= switch.port_gbps * 1.02:
+            continue
+        trained = min(
+            adapter.ports * switch.port_gbps * adapter.encoding_efficiency * adapter.protocol_efficiency / 8, adapter.pcie_effective_gbps
+        )
+        notes.append(
+            f"{adapter.name} ({adapter.port_gbps:g} Gb/s a port) is faster than the {rack.name}'s {switch.name} ({switch.port_gbps:g} Gb/s ports): "
+            f"through that switch the links train down to {switch.port_gbps:g} Gb/s, {trained:.1f} GB/s an adapter instead of "
+            f"{adapter.effective_gbps:.1f}. The figures assume switches as fast as the adapters; choose a rack model with such a switch, "
+            "or read the network stage at the lower rate."
+        )
+    return tuple(notes)
 
 
 def design_evaluate(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.Evaluation:

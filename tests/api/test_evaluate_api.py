@@ -199,3 +199,20 @@ def test_a_null_character_in_a_query_is_a_400_object(api):
 def test_odd_api_paths_with_control_characters_answer_json_404(api):
     response = api.get("/api/v1/exports/%C2%AA%12e%0A%07I/download/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"
+
+
+def test_an_adapter_faster_than_the_racks_leaf_switch_is_warned_about_and_the_figures_are_kept(api):
+    """The jbod-zfs template has EDR HCAs; the catalogue's racks carry an FDR leaf switch (SX6036)."""
+    edr = api.post(URL, {"bricks": [{"template": "jbod-zfs", "count": 2}], "metadata": {"placement": "none"}}, format="json").json()
+    notes = [w for w in edr["warnings"] if "train down" in w]
+    assert len(notes) == 1, edr["warnings"]
+    assert "103.125 Gb/s" in notes[0] and "56 Gb/s" in notes[0]
+    # the EDR card's own line code and protocol figures at the switch's rate: 56 x 0.9697 x 0.976 / 8; at its own, 103.125 x ...
+    assert "6.6 GB/s an adapter instead of 12.2" in notes[0]
+    as_fdr = api.post(
+        URL, {"bricks": [{"template": "jbod-zfs", "count": 2, "adapter": "ib-fdr"}], "metadata": {"placement": "none"}}, format="json"
+    ).json()
+    assert not [w for w in as_fdr["warnings"] if "train down" in w]
+    edr_net = next(s for s in edr["stages"] if s["stage"] == "network")
+    fdr_net = next(s for s in as_fdr["stages"] if s["stage"] == "network")
+    assert edr_net["read_gbps"] > 1.8 * fdr_net["read_gbps"]  # not capped: the warning says so instead
