@@ -25,6 +25,8 @@ from dataclasses import dataclass
 
 from django.utils.text import slugify
 
+from planner.engine.batch import standby_storage_cables
+
 
 @dataclass(frozen=True)
 class PowerPortT:
@@ -697,8 +699,19 @@ def _cable_bricks(b, design, snap, bricks, standbys, rack_of, rack_switches, pai
             if paired and not san:
                 other = k ^ 1
                 partner = bricks.get(start + other, {}).get("head") if other < group.count else None
+            standby = standbys.get(n)
+            lone_ports = group.storage_ports  # SAS ports each of this brick's servers cables
+            standby_ports = 0
+            if standby is not None and not san:
+                # the standby shares this brick's head: as many cables to it as the bill of materials
+                # counts, split so that the standby gets its share when the head is short of ports
+                total = len(servers) * group.storage_ports + standby_storage_cables(group)
+                standby_ports = max(standby_storage_cables(group), min(group.storage_ports, total // (len(servers) + 1)))
+                lone_ports = (total - standby_ports) // max(len(servers), 1)
             for server in servers:
                 ports = _storage_ports(b, server, group.storage_ports)
+                if standby_ports:
+                    ports = ports[:lone_ports]
                 if san:
                     for port in ports:
                         _to_switch(
@@ -708,9 +721,8 @@ def _cable_bricks(b, design, snap, bricks, standbys, rack_of, rack_switches, pai
                 half = (len(ports) + 1) // 2 if partner else len(ports)
                 for port, target in [(p, head) for p in ports[:half]] + [(p, partner) for p in ports[half:]]:
                     _sas(b, missing, server, port, target, hba.cable)
-            standby = standbys.get(n)
             if standby is not None and not san:
-                for port in _storage_ports(b, standby, group.storage_ports):
+                for port in _storage_ports(b, standby, standby_ports):
                     _sas(b, missing, standby, port, head, hba.cable)
             elif standby is not None:
                 for port in _storage_ports(b, standby, group.storage_ports):

@@ -360,13 +360,23 @@ def brick_part_counts(b, rail_kit) -> tuple[tuple, tuple, tuple]:
         0,
         0,
         0,
-        b.storage_ports if hba_cable else 0,
+        standby_storage_cables(b) if hba_cable else 0,
         b.network_count * b.network.ports if net_cable else 0,
         0,
         0,
         1 if rail_kit else 0,
     )
     return catalogue, per_brick, per_standby
+
+
+def standby_storage_cables(b) -> int:
+    """Storage cables of a line's standby server (an odd count under HA pairing): it shares the last
+    brick's RAID head or JBOD, so it is cabled to the host ports the brick's own servers leave free, at
+    most its storage ports (an MD3460's 8 ports take 4 + 4; a JBOD's 4 are split between the two
+    servers, as `dcim.inventory` cables them). A switched SAN keeps every port."""
+    if b.head.is_san or b.head.is_internal:
+        return b.storage_ports
+    return min(b.storage_ports, max(0, b.head.uplink_ports - b.servers_per_brick * b.storage_ports))
 
 
 def _part_row(b, d: DesignInput, unpriced: list) -> tuple[tuple, list]:

@@ -213,3 +213,21 @@ def test_jbod_pair_and_infiniband_faster_than_the_switch():
     server = inv.device_type(inv.device("zfs-oss01").device_type)
     assert server.interface("ib1-1").type == "infiniband-edr"
     assert any("2 InfiniBand links of 103.125 Gb/s" in note and "56 Gb/s" in note for note in inv.notes)
+
+
+def test_jbod_line_with_a_standby_server_splits_the_jbods_host_ports_and_matches_the_bill_of_materials():
+    """Three JBOD bricks under HA pairing: the third has no partner and gets a standby server. The JBOD has
+    4 host ports and each OSS 4 SAS ports: the lone OSS and the standby take 2 each (they were counted as
+    4 + 4 = 8 cables into 4 ports, and the standby's 4 could not be placed)."""
+    spec = {"name": "Zfs3", "bricks": [{"template": "jbod-zfs", "count": 3}], "metadata": {"placement": "none"}, "failover": "paired"}
+    inv = inventory_for_spec(spec)
+    _check_cables(inv)
+    to_jbod3 = Counter(c.a_device for c in inv.cables if c.b_device == "zfs3-jbod03" and c.kind == "storage")
+    assert to_jbod3 == {"zfs3-oss03": 2, "zfs3-oss03-standby": 2}
+    storage = sum(1 for c in inv.cables if c.kind == "storage")
+    assert storage == 3 * 4  # every JBOD's 4 host ports, no more
+    evaluation = design_evaluate(spec=spec)
+    lines = {line["item"]: line["quantity"] for line in evaluation.price["lines"]}
+    sas_cable = next(line["item"] for line in evaluation.price["lines"] if line["kind"] == "accessory" and "sas" in line["item"])
+    assert lines[sas_cable] == storage, lines
+    assert not [n for n in inv.notes if "no free port" in n or "cannot" in n.lower()], inv.notes
