@@ -19,6 +19,7 @@ ratio is evaluate / health (the share of health's rate evaluate reaches); the go
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -68,6 +69,16 @@ def _interleaved_rates(first, second, seconds: float, slice_seconds: float) -> t
 
 
 def in_process() -> tuple[float, float]:
+    """Evaluate and health requests per second through Django's test Client, interleaved."""
+    evaluate, health = _client_calls()
+    for _ in range(20):  # imports, catalogue snapshot, first queries
+        evaluate()
+        health()
+    return _interleaved_rates(evaluate, health, SECONDS_IN_PROCESS, SLICE_IN_PROCESS)
+
+
+def _client_calls():
+    """(evaluate, health): one request each through a Django test Client, checked for a 200."""
     from django.test import Client
 
     client = Client()
@@ -81,10 +92,27 @@ def in_process() -> tuple[float, float]:
         response = client.get(HEALTH)
         assert response.status_code == 200, response.content[:300]
 
-    for _ in range(20):  # imports, catalogue snapshot, first queries
-        evaluate()
-        health()
-    return _interleaved_rates(evaluate, health, SECONDS_IN_PROCESS, SLICE_IN_PROCESS)
+    return evaluate, health
+
+
+@contextlib.contextmanager
+def _output_to(path: Path):
+    """Standard output and error (file descriptors 1 and 2, so the request log too) into a file."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(path, "w") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])
 
 
 def _per_call_seconds(fn, calls: int = 400) -> float:
@@ -106,7 +134,6 @@ def stages() -> tuple[dict, float, float]:
     the rate evaluate would reach if the engine, resolving and presenting cost nothing."""
     from unittest import mock
 
-    from django.test import Client
     from rest_framework.renderers import JSONRenderer
 
     from api.serializers import DesignSpecSerializer
@@ -134,16 +161,7 @@ def stages() -> tuple[dict, float, float]:
         "render the Evaluation as JSON": lambda: JSONRenderer().render(answer.as_dict()),
     }
     seconds = {name: _per_call_seconds(fn) for name, fn in steps.items()}
-    client = Client()
-    body = json.dumps(EVALUATE_BODY)
-
-    def evaluate():
-        response = client.post(EVALUATE, body, content_type="application/json")
-        assert response.status_code == 200, response.content[:300]
-
-    def health():
-        assert client.get(HEALTH).status_code == 200
-
+    evaluate, health = _client_calls()
     with mock.patch("api.views.design_evaluate", lambda **kw: answer):
         for _ in range(20):
             evaluate()
@@ -264,21 +282,8 @@ def main() -> int:
 
     print("Request benchmark: evaluate (README's example, study rack D) against health")
     # each request logs a line, as in production; to a file here, not the terminal
-    sys.stdout.flush()
-    sys.stderr.flush()
-    saved = os.dup(1), os.dup(2)
-    with open(tmp / "requests.log", "w") as log:
-        os.dup2(log.fileno(), 1)
-        os.dup2(log.fileno(), 2)
-        try:
-            evaluate_rate, health_rate = in_process()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
+    with _output_to(tmp / "requests.log"):
+        evaluate_rate, health_rate = in_process()
     print(
         f"in process (Django test Client): evaluate {evaluate_rate:,.0f} req/s, health {health_rate:,.0f} req/s, ratio {evaluate_rate / health_rate:.2f}"
     )
@@ -292,19 +297,8 @@ def main() -> int:
         note=f"Django test Client, config.test, SQLite; {SECONDS_IN_PROCESS:.0f} s each after a warm-up, interleaved in {SLICE_IN_PROCESS} s slices; ratio = evaluate rate / health rate",
     )
 
-    saved = os.dup(1), os.dup(2)
-    with open(tmp / "requests-stages.log", "w") as log:
-        os.dup2(log.fileno(), 1)
-        os.dup2(log.fileno(), 2)
-        try:
-            seconds, stubbed_rate, health_rate = stages()
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            os.close(saved[0])
-            os.close(saved[1])
+    with _output_to(tmp / "requests-stages.log"):
+        seconds, stubbed_rate, health_rate = stages()
     print("where an evaluate request's time goes, in process (each step timed alone):")
     for name, value in seconds.items():
         print(f"  {name:48s} {value * 1e6:8.1f} us")
