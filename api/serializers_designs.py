@@ -11,7 +11,31 @@ from planner.models import ApiToken, Design
 from .serializers import DesignSpecSerializer, JsonTypesMixin, StrictFieldsMixin
 
 
-class DesignSerializer(serializers.ModelSerializer):
+class OwnedSharedMixin:
+    """`is_owner`, `shared_with` and `share_url` of a saved design or plan: the sharing fields only its
+    owner sees. `share_route` names the URL of the read-only link."""
+
+    share_route = ""
+
+    def _is_owner(self, obj) -> bool:
+        request = self.context.get("request")
+        return bool(request and request.user.is_authenticated and obj.owner_id == request.user.id)
+
+    def get_is_owner(self, obj) -> bool:
+        return self._is_owner(obj)
+
+    def get_shared_with(self, obj) -> list[str] | None:
+        if not self._is_owner(obj):
+            return None
+        return sorted(u.username for u in obj.shared_with.all())
+
+    def get_share_url(self, obj) -> str | None:
+        if not self._is_owner(obj) or not obj.share_token:
+            return None
+        return reverse(self.share_route, kwargs={"token": obj.share_token}, request=self.context.get("request"))
+
+
+class DesignSerializer(OwnedSharedMixin, serializers.ModelSerializer):
     """A saved design as its owner or a reader sees it."""
 
     owner = serializers.CharField(source="owner.username", read_only=True)
@@ -41,22 +65,7 @@ class DesignSerializer(serializers.ModelSerializer):
         )
         read_only_fields = fields
 
-    def _is_owner(self, obj) -> bool:
-        request = self.context.get("request")
-        return bool(request and request.user.is_authenticated and obj.owner_id == request.user.id)
-
-    def get_is_owner(self, obj) -> bool:
-        return self._is_owner(obj)
-
-    def get_shared_with(self, obj) -> list[str] | None:
-        if not self._is_owner(obj):
-            return None
-        return sorted(u.username for u in obj.shared_with.all())
-
-    def get_share_url(self, obj) -> str | None:
-        if not self._is_owner(obj) or not obj.share_token:
-            return None
-        return reverse("shared-design", kwargs={"token": obj.share_token}, request=self.context.get("request"))
+    share_route = "shared-design"
 
     def get_share_page_url(self, obj) -> str | None:
         if not self._is_owner(obj) or not obj.share_token:

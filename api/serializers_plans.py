@@ -12,6 +12,7 @@ from planner.services import plans as plan_rules
 
 from .fields import FiniteFloatField
 from .serializers import DesignSpecSerializer, StrictFieldsMixin
+from .serializers_designs import OwnedSharedMixin
 
 
 def _above_minus_one(value: float) -> None:
@@ -190,7 +191,7 @@ class PlanSpecSerializer(StrictFieldsMixin, serializers.Serializer):
         return attrs
 
 
-class PlanSerializer(serializers.ModelSerializer):
+class PlanSerializer(OwnedSharedMixin, serializers.ModelSerializer):
     """A saved plan as its owner or a reader sees it."""
 
     owner = serializers.CharField(source="owner.username", read_only=True)
@@ -218,22 +219,7 @@ class PlanSerializer(serializers.ModelSerializer):
         )
         read_only_fields = fields
 
-    def _is_owner(self, obj) -> bool:
-        request = self.context.get("request")
-        return bool(request and request.user.is_authenticated and obj.owner_id == request.user.id)
-
-    def get_is_owner(self, obj) -> bool:
-        return self._is_owner(obj)
-
-    def get_shared_with(self, obj) -> list[str] | None:
-        if not self._is_owner(obj):
-            return None
-        return sorted(u.username for u in obj.shared_with.all())
-
-    def get_share_url(self, obj) -> str | None:
-        if not self._is_owner(obj) or not obj.share_token:
-            return None
-        return reverse("plan-shared", kwargs={"token": obj.share_token}, request=self.context.get("request"))
+    share_route = "plan-shared"
 
     def get_timeline_url(self, obj) -> str:
         return reverse("plan-timeline", kwargs={"pk": obj.pk}, request=self.context.get("request"))

@@ -102,21 +102,27 @@ def design_delete(*, design: Design) -> None:
     design.delete()
 
 
-def design_share(*, design: Design, usernames: list[str] | None = None, link: bool | None = None) -> Design:
-    """Share read-only with these users (replacing the list) and/or switch the secret link on or off."""
+def share_with(obj, *, usernames: list[str] | None = None, link: bool | None = None):
+    """Share a saved design or plan read-only with these users (replacing the list; its owner is left
+    out) and/or switch its secret link on or off. An unknown username is a SpecError naming it."""
     if usernames is not None:
         users = list(get_user_model().objects.filter(username__in=usernames))
         missing = sorted(set(usernames) - {u.username for u in users})
         if missing:
             raise SpecError({"users": [f"unknown user '{name}'" for name in missing]})
-        design.shared_with.set([u for u in users if u.pk != design.owner_id])
-    if link is True and not design.share_token:
-        design.share_token = secrets.token_urlsafe(24)
-        design.save(update_fields=["share_token"])
-    elif link is False and design.share_token:
-        design.share_token = None
-        design.save(update_fields=["share_token"])
-    return design
+        obj.shared_with.set([u for u in users if u.pk != obj.owner_id])
+    if link is True and not obj.share_token:
+        obj.share_token = secrets.token_urlsafe(24)
+        obj.save(update_fields=["share_token"])
+    elif link is False and obj.share_token:
+        obj.share_token = None
+        obj.save(update_fields=["share_token"])
+    return obj
+
+
+def design_share(*, design: Design, usernames: list[str] | None = None, link: bool | None = None) -> Design:
+    """Share read-only with these users (replacing the list) and/or switch the secret link on or off."""
+    return share_with(design, usernames=usernames, link=link)
 
 
 def design_evaluation(*, design: Design) -> engine.Evaluation:

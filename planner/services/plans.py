@@ -15,9 +15,7 @@ A design added in year Y is in service from Y to the year before it is retired (
 from __future__ import annotations
 
 import datetime
-import secrets
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
@@ -27,7 +25,7 @@ from planner.spec import SpecError, normalise_spec
 
 from . import budget
 from .catalogue import catalogue_snapshot
-from .designs import designs_visible_to
+from .designs import designs_visible_to, share_with
 from .evaluation import design_evaluate, design_resolve
 
 MAX_PHASES = 20
@@ -132,19 +130,7 @@ def plan_delete(*, plan: Plan) -> None:
 
 def plan_share(*, plan: Plan, usernames: list[str] | None = None, link: bool | None = None) -> Plan:
     """Share read-only with these users (replacing the list) and/or switch the secret link on or off."""
-    if usernames is not None:
-        users = list(get_user_model().objects.filter(username__in=usernames))
-        missing = sorted(set(usernames) - {u.username for u in users})
-        if missing:
-            raise SpecError({"users": [f"unknown user '{name}'" for name in missing]})
-        plan.shared_with.set([u for u in users if u.pk != plan.owner_id])
-    if link is True and not plan.share_token:
-        plan.share_token = secrets.token_urlsafe(24)
-        plan.save(update_fields=["share_token"])
-    elif link is False and plan.share_token:
-        plan.share_token = None
-        plan.save(update_fields=["share_token"])
-    return plan
+    return share_with(plan, usernames=usernames, link=link)
 
 
 # ---------------------------------------------------------------------------------------------------------------
