@@ -134,8 +134,7 @@ def stages() -> tuple[dict, float, float]:
     the rate evaluate would reach if the engine, resolving and presenting cost nothing."""
     from unittest import mock
 
-    from rest_framework.renderers import JSONRenderer
-
+    from api.renderers import FastJSONRenderer
     from api.serializers import DesignSpecSerializer
     from planner.engine import BatchInput, evaluate_batch
     from planner.engine.present import evaluation
@@ -158,7 +157,7 @@ def stages() -> tuple[dict, float, float]:
         "engine: pack the batch of one (from_designs)": lambda: BatchInput.from_designs([design]),
         "engine: evaluate_batch of one": lambda: evaluate_batch(batch),
         "engine: present the Evaluation": lambda: evaluation(design, batch, result, 0),
-        "render the Evaluation as JSON": lambda: JSONRenderer().render(answer.as_dict()),
+        "render the Evaluation as JSON (orjson)": lambda: FastJSONRenderer().render(answer.as_dict()),
     }
     seconds = {name: _per_call_seconds(fn) for name, fn in steps.items()}
     evaluate, health = _client_calls()
