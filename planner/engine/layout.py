@@ -210,8 +210,9 @@ def _brick_devices(design: DesignInput, parts: dict, row: int, j: int) -> list[t
     rail_kg = u("rail_kit", "weight")
     disk_w, disk_kg = u("disk", "power") * per_enclosure, u("disk", "weight") * per_enclosure
     adapters = ("hba", "network", "storage_cable", "network_cable")
-    server_parts_w = sum(u(p, "power") * _count(parts, row, j, p) for p in adapters)
-    server_parts_kg = sum(u(p, "weight") * _count(parts, row, j, p) for p in adapters)
+    spb = max(group.servers_per_brick, 1)  # one server's share of the brick's adapters and cables
+    server_parts_w = sum(u(p, "power") * _count(parts, row, j, p, "per_brick") / spb for p in adapters)
+    server_parts_kg = sum(u(p, "weight") * _count(parts, row, j, p, "per_brick") / spb for p in adapters)
     array_cable_kg = u("array_cable", "weight") * group.head.uplink_ports if group.head.is_san else 0.0
     head_w, head_kg = u("head", "power") + disk_w, u("head", "weight") + disk_kg
     devices = []

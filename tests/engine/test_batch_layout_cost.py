@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from planner.engine import BatchInput, evaluate, evaluate_batch
+from planner.engine.inputs import PartParams
 from planner.engine.layout import rack_layouts
 
 from . import factories as f
@@ -81,6 +82,24 @@ def test_vectorised_rack_count_equals_the_detailed_layout():
         assert int(res.units_used[0]) == sum(r.units_used for r in layouts)
         assert res.power_w[0] == pytest.approx(sum(r.power_w for r in layouts))
         assert res.weight_kg[0] == pytest.approx(sum(r.weight_kg for r in layouts))
+
+
+def test_a_standby_server_on_a_jbod_with_four_host_ports_is_counted_alike_in_the_layout_and_the_totals():
+    """A JBOD's 4 host ports are shared by the lone brick's OSS and the standby (2 + 2 SAS cables): the
+    totals count 4 cables for that pair, and each OSS in the rack layout still carries its own 4."""
+    import dataclasses
+
+    cable = PartParams(slug="sas", name="SAS cable", kind="cable", weight_kg=0.4)
+    jbod = dataclasses.replace(f.HEAD, kind="jbod", uplink_ports=4, controllers=0)
+    brick = f.brick(count=3, head=jbod, hba=dataclasses.replace(f.HBA, cable=cable))
+    d = f.design(brick, failover="paired")
+    batch = BatchInput.from_designs([d])
+    res = evaluate_batch(batch)
+    assert res.standby[0, 0] == 1
+    layouts = rack_layouts(d, batch, res, 0)
+    assert res.weight_kg[0] == pytest.approx(sum(r.weight_kg for r in layouts))
+    cables = next(line for line in evaluate(d).price["lines"] if line["item"] == "sas")
+    assert cables["quantity"] == 3 * 4  # not 3 x 4 + 4 for the standby: the third JBOD has no free port
 
 
 def test_rack_fit_packs_heaviest_first_with_switches_on_top():
