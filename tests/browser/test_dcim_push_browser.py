@@ -60,18 +60,30 @@ def test_send_to_dcim_add_connection_dry_run_push_and_report(page, fake):
     page.click("#push-dry-run")
     page.wait_for_selector("#push-status:has-text('Dry run done')")
     rows = page.locator("#push-report tbody tr")
-    total = rows.count()
-    assert total > 20
-    assert page.locator('#push-report tbody tr[data-action="create"]').count() == total
+    shown = rows.count()
+    assert shown > 20
+    assert page.locator('#push-report tbody tr[data-action="create"]').count() == shown
+    # a device type's interface templates are one row, with how many and the first and last names
+    md3460 = page.locator('#push-report tbody tr:has(td:text-is("interface-template"))', has_text="PowerVault MD3460: ")
+    assert md3460.count() == 1 and md3460.get_attribute("data-count") == "12"
+    assert "PowerVault MD3460: 12 (ctrl0-host0 … ctrl1-mgmt)" in md3460.text_content()
+    counts = page.eval_on_selector_all("#push-report tbody tr", "rows => rows.map(r => Number(r.dataset.count || 1))")
+    total = sum(counts)  # every object of the report, grouped or not
+    assert f"{total} create" in page.text_content("#push-summary")
     assert fake.writes() == []
 
     page.click("#push-apply")
     page.wait_for_selector("#push-status:has-text('Push done')")
-    assert page.locator('#push-report tbody tr[data-action="created"]').count() == total
+    assert page.locator('#push-report tbody tr[data-action="created"]').count() == shown
     assert "created." in page.text_content("#push-summary")
     screenshot(page, "dcim-push")
 
     page.click("#push-apply")  # again: nothing to do
     page.wait_for_selector(f"#push-summary:has-text('{total} unchanged')")
+    # unchanged objects are not listed unless asked for
+    assert rows.count() == 0 and page.text_content("#push-hidden") == f"({total} unchanged not listed)"
+    page.check("#push-show-unchanged")
+    assert page.locator('#push-report tbody tr[data-action="unchanged"]').count() == shown
+    assert page.text_content("#push-hidden") == ""
     assert page.locator("#push-error").is_hidden()
     assert errors == ["Failed to load resource: the server responded with a status of 400 (Bad Request)"]  # the broken token

@@ -9,6 +9,7 @@
   const connectionsUrl = root.dataset.connectionsUrl;
   const pushesUrl = root.dataset.pushesUrl;
   let polling = null;
+  let lastJob = null; // the report shown, drawn again when the unchanged filter changes
 
   async function call(method, url, body) {
     const options = { method, headers: { Accept: "application/json", "X-CSRFToken": csrf }, credentials: "same-origin" };
@@ -41,6 +42,26 @@
     return td;
   }
 
+  // A device type's interface and power-port templates ("PowerVault MD3460: ctrl0-host0", ...) with the
+  // same outcome and nothing to say are one row: "PowerVault MD3460: 14 (ctrl0-host0 … ctrl1-mgmt)".
+  function grouped(report) {
+    const out = [];
+    for (const entry of report) {
+      const at = entry.name.indexOf(": ");
+      const plain = entry.kind.endsWith("-template") && at > 0 && !entry.changes && !entry.detail && !entry.status;
+      const owner = plain ? entry.name.slice(0, at) : null;
+      const last = out[out.length - 1];
+      if (plain && last && last.owner === owner && last.kind === entry.kind && last.action === entry.action) {
+        last.count += 1;
+        last.lastPart = entry.name.slice(at + 2);
+        last.name = owner + ": " + last.count + " (" + last.firstPart + " … " + last.lastPart + ")";
+        continue;
+      }
+      out.push(plain ? { ...entry, owner, count: 1, firstPart: entry.name.slice(at + 2) } : entry);
+    }
+    return out;
+  }
+
   function describe(entry) {
     const parts = [];
     if (entry.changes) {
@@ -67,18 +88,27 @@
     showError(job.error);
     const counts = Object.entries(job.summary || {}).map(([k, v]) => v + " " + k).join(", ");
     $("push-summary").textContent = counts ? what + " of design version " + job.design_version + " to " + job.connection_name + ": " + counts + "." : "";
+    lastJob = job;
     const body = $("push-report").querySelector("tbody");
     body.replaceChildren();
-    for (const entry of job.report || []) {
+    const showUnchanged = $("push-show-unchanged").checked;
+    let hidden = 0;
+    for (const entry of grouped(job.report || [])) {
+      if (entry.action === "unchanged" && !showUnchanged) { hidden += entry.count || 1; continue; }
       const row = document.createElement("tr");
       row.dataset.action = entry.action;
+      if (entry.count) row.dataset.count = entry.count;
       cell(row, entry.kind);
       cell(row, entry.name);
       cell(row, entry.action).className = "action-" + entry.action;
       cell(row, describe(entry));
       body.appendChild(row);
     }
+    // an unchanged object is most of a second push's report: listed only on request
+    $("push-hidden").textContent = hidden ? "(" + hidden + " unchanged not listed)" : "";
   }
+
+  $("push-show-unchanged").addEventListener("change", () => { if (lastJob) render(lastJob); });
 
   async function follow(url) {
     if (polling) clearTimeout(polling);
