@@ -251,10 +251,30 @@ def loss_rates(designs: list[DesignInput], batch: BatchInput) -> np.ndarray:
     """(designs, lines of the batch): each line's data-loss events per hour per brick, so that a count
     vector gives P(loss in a year) = 1 - exp(-8766 x sum(count x rate)) without evaluating anew."""
     out = np.zeros((len(designs), batch.groups["count"].shape[1]))
+    known: dict = {}  # options differing only in adapters, counts of HBAs or prices share their rate
     for i, d in enumerate(designs):
         for j, g in enumerate(d.bricks):
-            out[i, j] = group_loss_rate(g, g.disk.read_mbps * g.disk.sustained_factor)
+            key = _loss_key(g)
+            if key not in known:
+                known[key] = group_loss_rate(g, g.disk.read_mbps * g.disk.sustained_factor)
+            out[i, j] = known[key]
     return out
+
+
+def _loss_key(g) -> tuple:
+    """Everything `reliability.group_loss_rate` reads of a brick line: its RAID layout, the disk's size,
+    rates and failure figures, whether a controller or software rebuilds, and how many enclosures."""
+    disk = g.disk
+    return (
+        g.raid,
+        disk.capacity_bytes,
+        disk.read_mbps,
+        disk.sustained_factor,
+        disk.afr_percent,
+        disk.ure_per_bit,
+        g.head.controllers,
+        g.enclosures,
+    )
 
 
 def _at_least(f: dict, targets: Targets) -> np.ndarray:

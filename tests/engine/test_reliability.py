@@ -239,3 +239,30 @@ def test_solver_honours_max_loss_probability():
     # a target nothing meets is named
     none = solver.solve([risky], solver.Targets(usable_pib=0.35, max_loss_probability=1e-4), max_count=20, limit=5)
     assert not none.feasible and none.unmet[0]["constraint"] == "max_loss_probability"
+
+
+def test_solver_loss_rates_shared_between_options_equal_each_options_own():
+    """`solver.loss_rates` computes a rate once for options whose reliability inputs agree: every
+    option's rate still equals its own `group_loss_rate`, and options that differ in any of them
+    (disk size, rate, failure figures, RAID layout, expansions, controllers) get their own."""
+    from planner.engine import BatchInput
+    from planner.engine.solver import loss_rates, with_option
+
+    base = design(brick(count=1))
+    hba2 = dict(hba_count=1)
+    options = [
+        base,
+        with_option(base, **hba2),  # same inputs as base: shared
+        with_option(base, expansions=1),
+        with_option(base, disk=replace(DISK4, slug="big", capacity_bytes=8e12)),
+        with_option(base, disk=replace(DISK4, slug="slow", read_mbps=120)),
+        with_option(base, disk=replace(DISK4, slug="afr", afr_percent=2.0)),
+        with_option(base, disk=replace(DISK4, slug="ure", ure_per_bit=1e-14)),
+        with_option(base, raid=RaidLayout(level="raid6", data=14, parity=2, groups=4, spares=4, segment_kib=128)),
+        with_option(base, head=replace(HEAD, controllers=0)),
+    ]
+    rates = loss_rates(options, BatchInput.from_designs(options))[:, 0]
+    own = [rel.group_loss_rate(o.bricks[0], o.bricks[0].disk.read_mbps * o.bricks[0].disk.sustained_factor) for o in options]
+    assert rates.tolist() == pytest.approx(own, rel=1e-12)
+    assert rates[1] == rates[0]
+    assert len(set(rates[2:].tolist()) | {rates[0]}) == len(options) - 1  # every other option its own rate
