@@ -530,7 +530,7 @@ def _link_notes(snap: CatalogueSnapshot, rack_slug: str, groups: list) -> tuple[
             adapter.ports * switch.port_gbps * adapter.encoding_efficiency * adapter.protocol_efficiency / 8, adapter.pcie_effective_gbps
         )
         notes.append(
-            f"{adapter.name} ({adapter.port_gbps:g} Gb/s a port) is faster than the {rack.name}'s {switch.name} ({switch.port_gbps:g} Gb/s ports): "
+            f"{adapter.name} ({adapter.port_gbps:g} Gb/s a port) is faster than the {switch.name} ({switch.port_gbps:g} Gb/s ports) of the {rack.name}: "
             f"through that switch the links train down to {switch.port_gbps:g} Gb/s, {trained:.1f} GB/s an adapter instead of "
             f"{adapter.effective_gbps:.1f}. The figures assume switches as fast as the adapters; choose a rack model with such a switch, "
             "or read the network stage at the lower rate."
