@@ -285,7 +285,12 @@ class Adapter(CatalogueItem):
     @property
     def link_gbps(self) -> float:
         """Payload over the adapter's ports, GB/s (decimal)."""
-        return self.ports * self.port_gbps * self.encoding_efficiency * self.protocol_efficiency / 8
+        return self.link_gbps_at(self.port_gbps)
+
+    def link_gbps_at(self, port_gbps: float) -> float:
+        """Payload over the adapter's ports at a line rate of `port_gbps` Gb/s a port (a link trained
+        down to a slower switch), GB/s."""
+        return self.ports * port_gbps * self.encoding_efficiency * self.protocol_efficiency / 8
 
     @property
     def effective_gbps(self) -> float:

@@ -193,7 +193,7 @@ def _unit(parts: dict, row: int, j: int, part: str, figure: str) -> float:
     return float(parts[figure][row, j, PARTS.index(part)])
 
 
-def _count(parts: dict, row: int, j: int, part: str, per: str = "per_standby") -> float:
+def _count(parts: dict, row: int, j: int, part: str, per: str) -> float:
     return float(parts[per][row, j, PARTS.index(part)])
 
 

@@ -524,11 +524,9 @@ def _link_notes(snap: CatalogueSnapshot, rack_slug: str, groups: list) -> tuple[
         if adapter is None or adapter.kind != cat.Adapter.Kind.IB_HCA or adapter.slug in seen:
             continue
         seen.add(adapter.slug)
-        if adapter.port_gbps <= switch.port_gbps * 1.02:
+        if adapter.port_gbps <= switch.port_gbps * 1.02:  # same generation (FDR card 56.25, FDR switch 56 Gb/s)
             continue
-        trained = min(
-            adapter.ports * switch.port_gbps * adapter.encoding_efficiency * adapter.protocol_efficiency / 8, adapter.pcie_effective_gbps
-        )
+        trained = min(adapter.link_gbps_at(switch.port_gbps), adapter.pcie_effective_gbps)
         notes.append(
             f"{adapter.name} ({adapter.port_gbps:g} Gb/s a port) is faster than the {switch.name} ({switch.port_gbps:g} Gb/s ports) of the {rack.name}: "
             f"through that switch the links train down to {switch.port_gbps:g} Gb/s, {trained:.1f} GB/s an adapter instead of "
