@@ -125,6 +125,12 @@ def designer(request):
                 "is_owner": design.owner_id == request.user.id,
                 "owner": design.owner.username,
             }
+            if initial["design"]["is_owner"]:
+                # the sharing box opens on the current state, so that applying it changes only what the owner edits
+                initial["design"]["shared_with"] = sorted(u.username for u in design.shared_with.all())
+                initial["design"]["share_page_url"] = (
+                    request.build_absolute_uri(f"/shared/{design.share_token}/") if design.share_token else None
+                )
     if request.GET.get("calibration", "").isdigit():
         initial["spec"] = {**initial["spec"], "calibration": int(request.GET["calibration"])}
     options = _options(request.user)

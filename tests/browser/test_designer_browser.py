@@ -195,6 +195,47 @@ def test_copy_keeps_unsaved_edits_and_a_share_link_opens_a_page(page, browser):
     other.close()
 
 
+def test_the_sharing_box_opens_on_the_current_state_and_applying_it_keeps_it(page):
+    """Reopening a shared design shows who can read it and its link; adding one name and applying
+    keeps the others' access and the same link (before, the box opened empty and unticked, so
+    applying it removed everyone and switched the link off)."""
+    from django.contrib.auth import get_user_model
+
+    for name in ("carol", "dave"):
+        get_user_model().objects.create_user(name, password=f"pw-{name}-123456")
+    _sign_in(page, "owen", "pw-owen-123456")
+    page.goto(page.base_url + "/designer/?example=study-d")
+    _wait_for_value(page, "#read-gbps", "36.0")
+    page.click("#save")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Saved')")
+    page.fill("#share-users", "carol")
+    page.check("#share-link")
+    page.click("#share-apply")
+    page.wait_for_selector("#share-url a")
+    link = page.get_attribute("#share-url a", "href")
+
+    page.reload()
+    _wait_for_value(page, "#read-gbps", "36.0")
+    assert page.input_value("#share-users") == "carol"
+    assert page.is_checked("#share-link")
+    assert page.get_attribute("#share-url a", "href") == link
+    assert "Read-only for carol" in page.inner_text("#share-url")
+    screenshot(page, "designer-sharing-reopened")
+
+    page.fill("#share-users", page.input_value("#share-users") + ", dave")
+    page.click("#share-apply")
+    page.wait_for_function("document.getElementById('save-status').textContent.startsWith('Sharing saved')")
+    assert "carol, dave" in page.inner_text("#save-status")
+    assert page.get_attribute("#share-url a", "href") == link
+
+    # switching the link off asks first; declining keeps it
+    page.uncheck("#share-link")
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click("#share-apply")
+    page.wait_for_timeout(300)
+    assert page.get_attribute("#share-url a", "href") == link
+
+
 def test_totals_are_cleared_when_the_last_brick_line_goes(page):
     page.goto(page.base_url + "/designer/?example=study-b")
     _wait_for_value(page, "#read-gbps", "27.0")

@@ -588,7 +588,24 @@
     able("copy", true);
     for (const id of ["export-format", "export-reference", "export"]) able(id, true);
     $("export-status").textContent = "";
-    if (initial.share_page_url && design.is_owner) $("share-link").checked = true;
+  }
+
+  // The sharing box shows who can read the design now and its secret link, if on; "Apply sharing" sends
+  // the whole list, so a name left in the box keeps its access and one removed loses it.
+  function renderSharing(sharedWith, pageUrl) {
+    $("share-users").value = sharedWith.join(", ");
+    $("share-link").checked = !!pageUrl;
+    $("share-link").dataset.on = pageUrl ? "1" : "";
+    const box = $("share-url");
+    box.innerHTML = "";
+    const people = sharedWith.length ? `Read-only for ${sharedWith.join(", ")}` : "Not shared with named users";
+    box.append(`${people}; ${pageUrl ? "anyone with this link can read it: " : "no secret link."}`);
+    if (pageUrl) {
+      const a = document.createElement("a");
+      a.href = pageUrl;
+      a.textContent = pageUrl;
+      box.appendChild(a);
+    }
   }
 
   async function api(method, url, body) {
@@ -643,6 +660,7 @@
 
   function wireSaving() {
     if (!$("save")) return;
+    if (design && design.is_owner) renderSharing(design.shared_with || [], design.share_page_url);
     $("export").addEventListener("click", exportNow);
     $("save").addEventListener("click", () => save());
     $("overwrite").addEventListener("click", () => save(Number($("conflict").dataset.version)));
@@ -662,17 +680,12 @@
     });
     $("share-apply").addEventListener("click", async () => {
       const users = $("share-users").value.split(",").map((u) => u.trim()).filter(Boolean);
-      const { response, data } = await api("POST", `/api/v1/designs/${design.id}/share/`, { users, link: $("share-link").checked });
+      const link = $("share-link").checked;
+      if (!link && $("share-link").dataset.on &&
+          !window.confirm("Switch the secret link off? Anyone using it loses access, and switching it on again makes a new link.")) return;
+      const { response, data } = await api("POST", `/api/v1/designs/${design.id}/share/`, { users, link });
       if (!response.ok) { say((data.users || [data.detail || "Could not share."]).join(" "), true); return; }
-      const link = $("share-url");
-      link.innerHTML = "";
-      if (data.share_page_url) {
-        link.append("Read-only link for colleagues: ");
-        const a = document.createElement("a");
-        a.href = data.share_page_url;
-        a.textContent = data.share_page_url;
-        link.appendChild(a);
-      }
+      renderSharing(data.shared_with, data.share_page_url);
       const people = data.shared_with.length ? `shared read-only with ${data.shared_with.join(", ")}` : "not shared with named users";
       say(`Sharing saved: ${people}; ${data.share_page_url ? "anyone with the link can read it" : "no secret link"}.`);
     });
