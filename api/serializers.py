@@ -725,7 +725,10 @@ class EvaluationSerializer(serializers.Serializer):
     bottleneck = serializers.DictField(child=serializers.CharField())
     stages = StageSerializer(many=True)
     bricks = serializers.ListField(child=serializers.DictField())
-    degraded = serializers.DictField()
+    degraded = serializers.DictField(
+        help_text="One OSS server down: read_gbps, write_gbps, the failover applied ('paired' or 'none'; an automatic "
+        "failover as it was resolved) and the scenario in words"
+    )
     price = PriceSerializer()
     rack_count = serializers.IntegerField()
     racks = RackOutSerializer(many=True)

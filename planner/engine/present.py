@@ -336,7 +336,12 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         bottleneck={"read": bottleneck[0], "write": bottleneck[1]},
         stages=_stage_rows(design, res, row),
         bricks=_brick_rows(design, batch, res, row),
-        degraded={"read_gbps": _r(res.degraded_gbps[0, row], 2), "write_gbps": _r(res.degraded_gbps[1, row], 2), "scenario": degraded_note},
+        degraded={
+            "read_gbps": _r(res.degraded_gbps[0, row], 2),
+            "write_gbps": _r(res.degraded_gbps[1, row], 2),
+            "failover": design.failover,
+            "scenario": degraded_note,
+        },
         price=price,
         rack_count=int(res.rack_count[row]),
         racks=racks_out,

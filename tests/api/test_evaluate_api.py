@@ -61,6 +61,9 @@ def test_evaluate_defaults_fill_everything_but_bricks(api):
     body = api.post(URL, {"bricks": [{"template": "md3460-capacity", "count": 1}]}, format="json").json()
     assert body["counts"]["servers"] == 1 + 1 + 4  # paired by default: a standby; metadata cell in the rack by default
     assert body["price"]["price_list"] == "illustrative"
+    assert body["degraded"]["failover"] == "paired"  # the automatic failover, as resolved
+    internal = api.post(URL, {"bricks": [{"template": "r730xd-internal", "count": 2}]}, format="json").json()
+    assert internal["degraded"]["failover"] == "none"  # no partner can reach disks inside a server
 
 
 @pytest.mark.parametrize(
