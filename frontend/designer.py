@@ -20,6 +20,7 @@ from api.serializers import DesignSpecSerializer
 from hardware_catalog import models as cat
 from planner import services
 from planner.rendering.elevation import rack_row
+from planner.services.solve import error_messages as solve_messages
 from planner.spec import SPEC_DEFAULTS, SpecError
 
 MAX_BODY = 256 * 1024
@@ -473,7 +474,7 @@ def solve_page(request):
                 "disks": q.getlist("disks"),
                 "metadata": {"placement": q.get("placement", "in_rack")},
                 "tuning": q.get("tuning", "large-io"),
-                "failover": q.get("failover", "paired"),
+                **({"failover": q["failover"]} if q.get("failover") else {}),  # by default each brick's own (automatic)
                 "max_bricks": int(q.get("max_bricks") or 100),
             }
             if q.getlist("expansions"):
@@ -491,6 +492,8 @@ def solve_page(request):
                     errors = exc.errors
             else:
                 errors = data.errors
+    # each field's messages as one line of text (nested bodies, e.g. a brick line's, flattened)
+    errors = {field: " ".join(solve_messages(msgs)) for field, msgs in errors.items()}
     context = {
         "templates": templates,
         "disks": disks,

@@ -4,6 +4,7 @@ vectorised solver, and describe the answers as DesignSpecs the designer can open
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import timedelta
 
 from django.conf import settings
@@ -36,6 +37,7 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
         }
     )
     options, described, errors, incomplete = [], [], {}, set()
+    rejected: dict[str, dict[str, None]] = {}  # the request field to blame -> why options were left out (in order, once)
     for slug in templates:
         if slug not in snap.templates:
             errors.setdefault("templates", []).append(f"unknown brick template '{slug[:40]}'")
@@ -53,6 +55,8 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
         for disk in disks:
             for exp in expansion_counts:
                 if exp > template.head.max_expansions or (exp and template.expansion_id is None and not san):
+                    most = template.head.max_expansions if (template.expansion_id is not None or san) else 0
+                    rejected.setdefault("expansions", {})[f"{template.slug}: takes at most {most} expansion enclosures, not {exp}"] = None
                     continue
                 spec = {**base, "bricks": [{"template": template.slug, "count": 1, "disk": disk, "expansions": exp}]}
                 try:
@@ -60,7 +64,9 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
                 except SpecError as exc:
                     # e.g. a 3.5 inch disk for 2.5 inch bays, or paired failover on internal bays: not an option;
                     # a part imported without its planner figures is not one either, but the answer names it
-                    incomplete.update(m for m in _messages(exc.errors) if " is incomplete: " in m)
+                    incomplete.update(m for m in error_messages(exc.errors) if " is incomplete: " in m)
+                    for field, message in _rejections(exc.errors, template, disk):
+                        rejected.setdefault(field, {})[message] = None
                     continue
                 native = exp == template.expansions
                 same = next((i for i, o in enumerate(options) if _same_composition(o, design)), None)
@@ -77,16 +83,43 @@ def _options(request: dict, user) -> tuple[list, list[dict]]:
         message = "no brick option fits these templates, disks and expansion counts"
         if incomplete:
             message += "; left out as incomplete: " + " | ".join(sorted(incomplete))
-        raise SpecError({"templates": [message]})
+        # each field that ruled options out says why (e.g. failover 'paired' with disks inside the server)
+        body = {field: list(messages)[:MAX_REASONS] for field, messages in rejected.items() if field != "templates"}
+        reasons = [m for m in rejected.get("templates", {}) if " is incomplete: " not in m][:MAX_REASONS]
+        if body and not reasons:
+            message += ": see " + ", ".join(f"'{f}'" for f in body)
+        raise SpecError({"templates": [message, *reasons], **body})
     return options, described
 
 
-def _messages(errors) -> list[str]:
+MAX_REASONS = 6  # distinct reasons named per field when no option is left
+_BRICK_FIELDS = {"disk": "disks", "expansions": "expansions"}  # a brick line's field -> the solve request's field
+
+
+def _rejections(errors: dict, template, disk: str) -> list[tuple[str, str]]:
+    """Why one option was refused, as (solve request field, message): a brick line's disk and expansion errors
+    fall on `disks` and `expansions`, its other errors on `templates`; design-wide ones (failover, rack, ...)
+    on their own field. Messages name the template (and disk) instead of the internal line number."""
+    out = []
+    for key, value in errors.items():
+        if key != "bricks":
+            for m in error_messages(value):
+                out.append((key, re.sub(r"^bricks\[\d+\] \((.*?)\) ", r"\1 ", m)))
+            continue
+        lines = value.values() if isinstance(value, dict) else value
+        for line in lines:
+            for field, messages in line.items() if isinstance(line, dict) else [("template", line)]:
+                for m in error_messages(messages):
+                    out.append((_BRICK_FIELDS.get(field, "templates"), f"{template.slug} with {disk}: {m}"))
+    return out
+
+
+def error_messages(errors) -> list[str]:
     """Every message in a nested SpecError body (dicts and lists of strings)."""
     if isinstance(errors, dict):
-        return [m for value in errors.values() for m in _messages(value)]
+        return [m for value in errors.values() for m in error_messages(value)]
     if isinstance(errors, (list, tuple)):
-        return [m for value in errors for m in _messages(value)]
+        return [m for value in errors for m in error_messages(value)]
     return [str(errors)]
 
 

@@ -125,6 +125,22 @@ def test_bad_solve_requests_name_the_field(api, payload, field):
     assert response.status_code == 400 and field in response.json()
 
 
+def test_when_no_option_is_left_the_field_that_ruled_them_out_is_named(api):
+    """Paired failover on bricks that keep their disks inside the server rules out every option: the 400
+    names `failover` and why, not only `templates`; an expansion count a template cannot take names `expansions`."""
+    body = api.post(URL, {"targets": {"usable_pib": 0.1}, "templates": ["r730xd-internal"], "failover": "paired"}, format="json")
+    assert body.status_code == 400
+    errors = body.json()
+    assert "no brick option fits" in errors["templates"][0] and "'failover'" in errors["templates"][0]
+    assert errors["failover"] == [
+        "R730xd server-internal brick keeps its disks inside its server: no failover partner can reach them, so 'paired' "
+        "cannot protect it; use failover 'none' (or a template with shared storage)"
+    ]
+    body = api.post(URL, {"targets": {"usable_pib": 0.1}, "templates": ["r730xd-internal"], "expansions": [2]}, format="json")
+    assert body.status_code == 400
+    assert body.json()["expansions"] == ["r730xd-internal: takes at most 0 expansion enclosures, not 2"]
+
+
 def test_demand_arithmetic():
     assert gbps_target_from_jobs(1000, 20) == pytest.approx(20.0)
     assert gbps_target_from_clients(64, 0.5) == 32.0
@@ -167,6 +183,15 @@ def test_solve_page_ranks_answers_and_links_them_to_the_designer(client):
     assert '"template": "md3460-capacity", "count": 2' in designer
     bad = client.get("/solve/", {"run": "1"})
     assert bad.status_code == 400 and "give at least one of usable_pib" in bad.content.decode()
+    assert "[&#x27;" not in bad.content.decode()  # messages as text, not a Python list
+
+
+def test_the_solve_page_leaves_failover_to_each_brick_so_internal_disk_bricks_can_be_found(client):
+    """The page has no failover field: it used to send 'paired', which rules out every brick that keeps its
+    disks inside its server; by default (as in the API) each brick gets the failover it can have."""
+    html = client.get("/solve/", {"run": "1", "usable_pib": "0.2", "templates": ["r730xd-internal"], "max_bricks": "40"})
+    assert html.status_code == 200, html.content.decode()[:2000]
+    assert "R730xd server-internal brick" in html.content.decode().split("<tbody>")[1]
     impossible = client.get(
         "/solve/", {"run": "1", "read_gbps": "5000", "templates": ["md3460-capacity"], "max_bricks": "20"}
     ).content.decode()
