@@ -525,6 +525,7 @@ def _proposals(body, owner, entries, settings, years, demand, spent, snapshot, w
         year, short = years[first], shortfalls[first]
         window = shortfalls[first : first + int(settings["proposal_covers_years"])]
         covers = {name: max(sh[name] for sh in window) for name, _ in FIGURES}
+        through = years[min(first + len(window), len(years)) - 1]  # the last year the purchase is sized for
         targets = {key: round(covers[name] * 1.0001, 6) for name, key in FIGURES if covers[name] > 0}
         request = {"targets": targets, "metadata": {"placement": "none"}, "price_list": price_list, "limit": 1}
         cost = budget.solve_cost(**estimated_search(request))
@@ -534,7 +535,16 @@ def _proposals(body, owner, entries, settings, years, demand, spent, snapshot, w
         left -= cost
         answer = design_solve(request=request, user=owner)
         if not answer["feasible"] or not answer["results"]:
-            proposals.append({"year": year, "shortfall": {k: _r(v) for k, v in short.items()}, "feasible": False, "unmet": answer["unmet"]})
+            proposals.append(
+                {
+                    "year": year,
+                    "shortfall": {k: _r(v) for k, v in short.items()},
+                    "covers": {k: _r(v) for k, v in covers.items()},
+                    "covers_through": through,
+                    "feasible": False,
+                    "unmet": answer["unmet"],
+                }
+            )
             break
         best = answer["results"][0]
         ev = design_evaluate(spec=best["spec"], user=owner, snapshot=snapshot)
@@ -555,6 +565,7 @@ def _proposals(body, owner, entries, settings, years, demand, spent, snapshot, w
                 "year": year,
                 "shortfall": {k: _r(v) for k, v in short.items()},
                 "covers": {k: _r(v) for k, v in covers.items()},
+                "covers_through": through,
                 "feasible": True,
                 "name": best["name"],
                 "spec": best["spec"],

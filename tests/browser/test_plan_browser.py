@@ -58,7 +58,10 @@ def test_plan_three_phases_from_a_saved_design_timeline_and_sheet(page):
     assert page.locator(f'#years-table tr[data-year="{year + 3}"] td.short').count() == 0
     assert page.locator("#purchases-table tbody tr").count() == 3
     assert page.locator("#chart-capacity .main-svg").count() > 0 and page.locator("#chart-cost .main-svg").count() > 0
-    assert page.locator("#proposals-table tbody tr").first.locator("td").first.inner_text() == str(year + 4)
+    proposal = page.locator("#proposals-table tbody tr").first.locator("td")
+    assert proposal.first.inner_text() == str(year + 4)
+    assert page.locator("#proposals-table th").nth(1).inner_text() == "Shortfall left that year"
+    assert "PiB" in proposal.nth(2).inner_text() and "GB/s" in proposal.nth(2).inner_text()  # what it is sized to cover
     screenshot(page, "plan-timeline")
 
     page.reload()  # saved: the editor shows the three phases again
@@ -74,3 +77,5 @@ def test_plan_three_phases_from_a_saved_design_timeline_and_sheet(page):
     reader = PdfReader(io.BytesIO(open(download.path(), "rb").read()))
     text = "".join(p.extract_text() for p in reader.pages)
     assert "Doubling scratch" in text and "rack 3" in text and str(year + 4) in text
+    flat = " ".join(text.split())
+    assert "Sized to cover" in flat and "what is left after the rows above it" in flat

@@ -112,6 +112,7 @@ def test_plan_proposal_covers_the_shortfall(ann):
     # it covers the larger shortfall of 2029 and 2030 (two years by default): 0.3 x 1.6^4 - 1.0229
     assert first["covers"]["capacity"] == pytest.approx(0.3 * 1.6**4 - 6 * BRICK_PIB, abs=1e-4)
     assert first["usable_pib"] >= first["covers"]["capacity"]
+    assert first["covers_through"] == 2030  # the years it is sized for, shown beside the shortfall it answers
     assert [p["year"] for p in out["proposals"]] == sorted({p["year"] for p in out["proposals"]})  # one per year, in order
 
 

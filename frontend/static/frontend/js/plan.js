@@ -274,12 +274,13 @@
         cell(fmt(d.usable_pib, 2), "num"), cell(fmt(d.read_gbps, 1), "num"), cell(fmt(d.write_gbps, 1), "num"), cell(String(d.servers), "num"), cell(String(d.units_used), "num"), cell(fmt(d.capex, 0), "num"))) :
         [el("tr", {}, el("td", { colspan: 11, class: "note", text: "No purchases yet: add a phase with a saved design." }))])));
     $("proposals-table").replaceChildren(
-      el("thead", {}, el("tr", {}, ...["Year", "Shortfall", "Cheapest purchase", "Usable PiB", "Read / write GB/s", `Capex (${t.currency || ""})`].map((h) => el("th", { text: h })))),
+      el("thead", {}, el("tr", {}, ...["Year", "Shortfall left that year", "Sized to cover", "Cheapest purchase", "Usable PiB", "Read / write GB/s", `Capex (${t.currency || ""})`].map((h) => el("th", { text: h })))),
       el("tbody", {}, ...(t.proposals.length ? t.proposals.map((p) => el("tr", {}, cell(String(p.year)),
         cell(`${fmt(p.shortfall.capacity, 2)} PiB, ${fmt(p.shortfall.read, 1)} / ${fmt(p.shortfall.write, 1)} GB/s`),
+        cell(`${fmt(p.covers.capacity, 2)} PiB, ${fmt(p.covers.read, 1)} / ${fmt(p.covers.write, 1)} GB/s` + (p.covers_through > p.year ? ` (to ${p.covers_through})` : "")),
         ...(p.feasible ? [cell(p.name), cell(fmt(p.usable_pib, 2), "num"), cell(`${fmt(p.read_gbps, 1)} / ${fmt(p.write_gbps, 1)}`, "num"), cell(fmt(p.capex, 0), "num")] :
           [el("td", { colspan: 4, class: "warn", text: "No catalogue design meets this shortfall within the search's limits." })]))) :
-        [el("tr", {}, el("td", { colspan: 6, class: "note", text: "None needed: supply meets demand in every year shown (or proposals are switched off)." }))])));
+        [el("tr", {}, el("td", { colspan: 7, class: "note", text: "None needed: supply meets demand in every year shown (or proposals are switched off)." }))])));
     $("sources").replaceChildren(...Object.entries(t.settings_sources).map(([k, v]) => el("li", { text: `${k} = ${t.settings[k] === null ? "from the price list" : t.settings[k]}: ${v}` })),
       ...t.assumptions.map((a) => el("li", { text: a })));
     document.body.dataset.timeline = "ready";
