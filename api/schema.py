@@ -18,6 +18,16 @@ class PlannerAutoSchema(AutoSchema):
     the catalogue's IsStaffOrReadOnly lets anyone read too, so reads of the catalogue are optional-auth.
     """
 
+    def _map_basic_serializer(self, serializer, direction):
+        """A component's description is its serializer's own docstring: drf-spectacular otherwise falls back on
+        a base class's, and the project's bases (strict fields, JSON types, catalogue validation) document
+        implementation notes for developers, not the API."""
+        schema = super()._map_basic_serializer(serializer, direction)
+        cls = serializer if isinstance(serializer, type) else serializer.__class__
+        if not cls.__dict__.get("__doc__"):
+            schema.pop("description", None)
+        return schema
+
     def get_auth(self):
         auths = super().get_auth()
         perms = [p.__class__ for p in self.view.get_permissions()]

@@ -75,6 +75,8 @@ class NestedListWriteMixin:
 
 
 class DiskSerializer(FullCleanMixin, serializers.ModelSerializer):
+    """A disk model: capacity (decimal TB), streaming rates, power, reliability, each figure with its source note."""
+
     capacity_tb = FiniteFloatField()
 
     class Meta:
@@ -111,6 +113,8 @@ INCOMPLETE = ("missing_figures", "incomplete")
 
 
 class ServerSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
+    """An object storage server model with its figures and their source notes."""
+
     class Meta:
         model = cat.Server
         fields = (
@@ -121,6 +125,8 @@ class ServerSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelS
 
 
 class EnclosureSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
+    """A RAID head, expansion enclosure, JBOD, SAN array or a server's internal bays, with its figures and source notes."""
+
     class Meta:
         model = cat.Enclosure
         fields = COMMON + (
@@ -145,6 +151,8 @@ class EnclosureSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.Mod
 
 
 class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
+    """A SAS HBA, InfiniBand HCA or Ethernet NIC with its figures and their source notes."""
+
     effective_gbps = serializers.FloatField(read_only=True, help_text="Effective payload bandwidth, GB/s (10^9 B/s).")
 
     class Meta:
@@ -164,6 +172,8 @@ class AdapterSerializer(FullCleanMixin, serializers.ModelSerializer):
 
 
 class AccessorySerializer(FullCleanMixin, serializers.ModelSerializer):
+    """A rack accessory (PDU, cable, rail kit, blanking panel) with its figures and their source notes."""
+
     pdu_capacity_w = serializers.FloatField(read_only=True, allow_null=True, help_text="A PDU's continuous capacity, W.")
 
     class Meta:
@@ -185,6 +195,8 @@ class AccessorySerializer(FullCleanMixin, serializers.ModelSerializer):
 
 
 class SwitchSerializer(FullCleanMixin, IncompleteFieldsMixin, serializers.ModelSerializer):
+    """A network switch (InfiniBand or Ethernet) with its ports, figures and source notes."""
+
     class Meta:
         model = cat.Switch
         fields = COMMON + ("kind", "ports", "port_gbps", "height_u", "power_w", "weight_kg") + INCOMPLETE
@@ -196,6 +208,8 @@ class RackSwitchSerializer(serializers.Serializer):
 
 
 class RackSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSerializer):
+    """A rack model: height, power budget, weight limit, and the switches and PDUs every rack of it holds."""
+
     switches = RackSwitchSerializer(source="rack_switches", many=True, required=False, help_text="Switches at the top of every rack.")
     nested_fields = ("rack_switches",)
     nested = ("rack_switches", cat.RackSwitch, "rack")
@@ -231,6 +245,8 @@ class RackSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSeri
 
 
 class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
+    """A Lustre tuning profile: RPC and request sizes, software efficiencies, and the settings that realise it."""
+
     request_kib = serializers.IntegerField(
         read_only=True, help_text="The request reaching the block device: the RPC split by max_sectors_kib and sg_entries x 4 KiB."
     )
@@ -250,6 +266,8 @@ class TuningProfileSerializer(FullCleanMixin, serializers.ModelSerializer):
 
 
 class BrickTemplateSerializer(FullCleanMixin, serializers.ModelSerializer):
+    """A brick template in the catalogue: its parts, RAID layout and counts (staff edit these)."""
+
     server = serializers.SlugRelatedField(slug_field="slug", queryset=cat.Server.objects.all())
     hba = serializers.SlugRelatedField(
         slug_field="slug", queryset=cat.Adapter.objects.filter(kind="sas_hba"), required=False, allow_null=True
@@ -288,6 +306,8 @@ class MetadataCellItemSerializer(serializers.ModelSerializer):
 
 
 class MetadataCellSerializer(NestedListWriteMixin, FullCleanMixin, serializers.ModelSerializer):
+    """A metadata cell (MDS pair, MGS, MDT storage, management) and the parts it is made of."""
+
     items = MetadataCellItemSerializer(many=True, required=False)
     nested_fields = ("items",)
     nested = ("items", cat.MetadataCellItem, "cell")
@@ -320,6 +340,8 @@ class PriceItemSerializer(serializers.ModelSerializer):
 
 
 class PriceListSerializer(NestedListWriteMixin, serializers.ModelSerializer):
+    """A price list (illustrative until real quotes are entered): its items, energy price, PUE and service years."""
+
     items = PriceItemSerializer(many=True, required=False, help_text="Unit prices; on update, the whole list is replaced when given.")
     nested = ("items", cat.PriceItem, "price_list")
     energy_price_per_kwh = serializers.DecimalField(max_digits=8, decimal_places=4, min_value=0, coerce_to_string=False, required=False)
@@ -503,6 +525,8 @@ class MdtSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The metadata cell: which model, where it goes (in the first rack, a rack of its own, or provided elsewhere) and optionally its MDT storage."""
+
     cell = _slug(required=False, default=spec_rules.SPEC_DEFAULTS["metadata"]["cell"])
     placement = serializers.ChoiceField(
         choices=list(spec_rules.PLACEMENT_CHOICES), required=False, default=spec_rules.SPEC_DEFAULTS["metadata"]["placement"]
@@ -511,6 +535,8 @@ class MetadataSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The clients: how many, their network adapter, streams each and RPC round trip; throughput is capped by what they can drive."""
+
     count = serializers.IntegerField(min_value=1, max_value=spec_rules.MAX_CLIENTS)
     adapter = _slug(help_text="Each client's network adapter slug, e.g. ib-fdr.")
     rpc_round_trip_ms = FiniteFloatField(
@@ -525,6 +551,8 @@ class ClientsSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class FabricSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The client fabric: edge oversubscription and core bandwidth between the clients and the storage."""
+
     oversubscription = FiniteFloatField(
         required=False,
         min_value=1.0,

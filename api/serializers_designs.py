@@ -90,6 +90,8 @@ class DesignSerializer(OwnedSharedMixin, serializers.ModelSerializer):
 
 
 class DesignCreateSerializer(StrictFieldsMixin, serializers.Serializer):
+    """A new saved design: a name and a DesignSpec."""
+
     name = serializers.CharField(max_length=200)
     spec = DesignSpecSerializer()
 
@@ -103,10 +105,14 @@ class DesignUpdateSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class RepriceSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Re-price a saved design with the current prices of its price list, based on this version."""
+
     version = serializers.IntegerField(min_value=1, required=False, help_text="Optional: refuse (409) if the design moved on.")
 
 
 class ShareSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Who may read a design: `users` replaces the list of usernames (send the full list); `link` switches the secret link on or off. A field left out is unchanged."""
+
     users = serializers.ListField(
         child=serializers.CharField(max_length=150),
         required=False,
@@ -122,6 +128,8 @@ class ShareSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class CompareEntrySerializer(StrictFieldsMixin, serializers.Serializer):
+    """One design to compare: a saved design's id or an inline spec, with an optional label."""
+
     design = serializers.IntegerField(required=False, min_value=1, help_text="A saved design's id (signed-in users).")
     spec = DesignSpecSerializer(required=False, help_text="An inline DesignSpec.")
     label = serializers.CharField(required=False, max_length=100)
@@ -135,6 +143,8 @@ class CompareEntrySerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class CompareSerializer(StrictFieldsMixin, serializers.Serializer):
+    """2 to 8 designs to compare, and which one the relative prices are against."""
+
     designs = CompareEntrySerializer(
         many=True,
         min_length=2,
@@ -181,6 +191,8 @@ class CompareResultSerializer(serializers.Serializer):
 
 
 class ApiTokenSerializer(JsonTypesMixin, serializers.ModelSerializer):
+    """A named API token for scripts: its name, key prefix, when it was created, last used, expires or was revoked (never the key)."""
+
     active = serializers.BooleanField(read_only=True, help_text="Neither revoked nor expired.")
     expired = serializers.BooleanField(read_only=True, help_text="Its expiry has passed: requests with it get 401.")
     expires_at = serializers.DateTimeField(
@@ -201,6 +213,8 @@ class ApiTokenSerializer(JsonTypesMixin, serializers.ModelSerializer):
 
 
 class ApiTokenCreatedSerializer(ApiTokenSerializer):
+    """A new API token, with its key: shown this once, keep it."""
+
     key = serializers.CharField(read_only=True, help_text="The token's key: shown this once, store it safely.")
 
     class Meta(ApiTokenSerializer.Meta):

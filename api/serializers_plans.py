@@ -25,6 +25,8 @@ def _growth(help_text: str, **kwargs) -> FiniteFloatField:
 
 
 class PlanDemandYearSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Demand in one year: usable PiB."""
+
     year = serializers.IntegerField(min_value=1900, max_value=2200)
     usable_pib = FiniteFloatField(min_value=0.0, max_value=1_000_000.0, help_text="Usable PiB (2^50 bytes) needed that year.")
 
@@ -81,6 +83,8 @@ class PlanDemandSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class PlanPhaseAddSerializer(StrictFieldsMixin, serializers.Serializer):
+    """A design added in a phase: a saved design's id or an inline spec, with a label."""
+
     design = serializers.IntegerField(
         required=False, min_value=1, max_value=2**31 - 1, help_text="A saved design's id (yours or shared with you)."
     )
@@ -107,6 +111,8 @@ class PlanRetireField(serializers.Field):
 
 
 class PlanPhaseSerializer(StrictFieldsMixin, serializers.Serializer):
+    """A purchase phase: the year and the designs added then."""
+
     year = serializers.IntegerField(min_value=1900, max_value=2200, help_text="The year the designs are added (and those retired leave).")
     add = PlanPhaseAddSerializer(
         many=True,
@@ -229,6 +235,8 @@ class PlanSerializer(OwnedSharedMixin, serializers.ModelSerializer):
 
 
 class PlanCreateSerializer(StrictFieldsMixin, serializers.Serializer):
+    """A new capacity plan: a name and its body (start year, demand, phases, settings)."""
+
     name = serializers.CharField(max_length=200)
     body = PlanSpecSerializer()
 
@@ -281,6 +289,8 @@ class PlanTimelineSerializer(serializers.Serializer):
 
 
 class PlanShareSerializer(StrictFieldsMixin, serializers.Serializer):
+    """Who may read a plan: `users` replaces the list of usernames (send the full list); `link` switches the secret link on or off. A field left out is unchanged."""
+
     users = serializers.ListField(
         child=serializers.CharField(max_length=150),
         required=False,

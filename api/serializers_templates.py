@@ -105,6 +105,8 @@ class BrickTemplateWriteSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class TemplateShareSerializer(serializers.Serializer):
+    """Who may use a brick template of yours: usernames (replacing the list)."""
+
     users = serializers.ListField(
         child=serializers.CharField(max_length=150), max_length=100, help_text="Usernames who may use it (replaces the list)."
     )

@@ -14,6 +14,8 @@ from planner.services.calibrations import MAX_UPLOAD_BYTES
 
 
 class CalibrationUploadSerializer(serializers.Serializer):
+    """An obdfilter-survey or IOR output to calibrate a brick template with."""
+
     name = serializers.CharField(max_length=200)
     brick_template = serializers.SlugField(
         max_length=80, help_text="The brick template these measurements are of, e.g. md3460-performance."
@@ -54,6 +56,8 @@ class CalibrationUploadSerializer(serializers.Serializer):
 
 
 class CalibrationSerializer(serializers.ModelSerializer):
+    """A calibration of a brick template from uploaded obdfilter-survey and/or IOR output: what was measured and what the model takes from it."""
+
     class Meta:
         model = Calibration
         fields = (

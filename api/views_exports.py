@@ -19,6 +19,8 @@ from .views import JSON_ONLY
 
 
 class ExportRequestSerializer(serializers.Serializer):
+    """An export to prepare: the format, and optionally a reference design for the relative price."""
+
     format = serializers.ChoiceField(choices=ExportJob.Format.choices, help_text="pdf-a4, pdf-letter, csv or xlsx.")
     reference = serializers.CharField(
         required=False,

@@ -19,6 +19,8 @@ from .views import JSON_ONLY
 
 
 class TargetsSerializer(StrictFieldsMixin, serializers.Serializer):
+    """What every answer must meet: usable PiB, read and write GB/s, a budget, a rack count, a data-loss probability."""
+
     usable_pib = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e4, help_text="Minimum usable PiB (binary).")
     read_gbps = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum read GB/s.")
     write_gbps = FiniteFloatField(required=False, allow_null=True, min_value=0, max_value=1e5, help_text="Minimum write GB/s.")
@@ -100,6 +102,8 @@ class MetadataSizingSerializer(StrictFieldsMixin, serializers.Serializer):
 
 
 class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
+    """What to search: targets (or a workload to turn into targets), the brick templates, disks and expansion counts allowed, and the design options every answer shares."""
+
     targets = TargetsSerializer(required=False, default=dict)
     demand = DemandSerializer(required=False)
     templates = serializers.ListField(

@@ -29,6 +29,8 @@ class IsStaff(permissions.BasePermission):
 
 
 class ImportRequestSerializer(serializers.Serializer):
+    """Device-type files (community devicetype-library YAML, or zips of them) to import into the catalogue, or to preview."""
+
     files = serializers.ListField(
         child=serializers.FileField(allow_empty_file=False),
         min_length=1,

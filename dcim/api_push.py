@@ -246,6 +246,8 @@ class ConnectionViewSet(viewsets.ModelViewSet):
 
 
 class PushRequestSerializer(JsonTypesMixin, serializers.Serializer):
+    """Send a design version to a DCIM connection: a dry run first shows what would change."""
+
     connection = serializers.IntegerField(min_value=1, help_text="Id of one of your DCIM connections.")
     design = serializers.IntegerField(min_value=1, help_text="Id of a saved design you can read (its current version is pushed).")
     dry_run = serializers.BooleanField(default=True, help_text="true (default): only list what would be created or changed.")

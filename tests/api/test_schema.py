@@ -89,3 +89,24 @@ def test_schema_documents_what_the_api_does():
                 assert list(op["requestBody"]["content"]) == ["application/json"], (method, path)
     for path in uploads:
         assert list(paths[path]["post"]["requestBody"]["content"]) == ["multipart/form-data"], path
+
+
+def test_component_descriptions_are_for_api_users_not_the_base_classes_developer_notes():
+    """A serializer without a docstring of its own used to show its base class's (e.g. how the strict-fields
+    mixin copies DRF fields cheaply) as the component's description in the API docs."""
+    import inspect
+
+    from api import serializers as api_serializers
+
+    bases = [
+        getattr(api_serializers, name)
+        for name in ("StrictFieldsMixin", "JsonTypesMixin", "FullCleanMixin", "NestedListWriteMixin", "IncompleteFieldsMixin")
+    ]
+    notes = {inspect.cleandoc(b.__doc__) for b in bases if b.__doc__}
+    assert notes, "the base classes have docstrings to guard against"
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    leaks = {name: c["description"] for name, c in schema["components"]["schemas"].items() if c.get("description") in notes}
+    assert not leaks
+    components = schema["components"]["schemas"]
+    assert components["SolveRequestRequest"]["description"].startswith("What to search")
+    assert "send the full list" in components["ShareRequest"]["description"]
