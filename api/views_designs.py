@@ -14,6 +14,7 @@ from planner.models import ApiToken, Design
 from planner.services import budget
 
 from . import serializers_designs as sd
+from .filters import StrictOrderingFilter
 from .permissions import IsOwnerOrReadOnlyShared
 from .serializers import DesignSpecSerializer, EvaluationSerializer
 from .views import JSON_ONLY
@@ -54,7 +55,7 @@ class DesignViewSet(viewsets.ModelViewSet):
     serializer_class = sd.DesignSerializer
     permission_classes = [permissions.IsAuthenticated, IsOwnerOrReadOnlyShared]
     parser_classes = JSON_ONLY
-    filter_backends = [filters.SearchFilter, filters.OrderingFilter]
+    filter_backends = [filters.SearchFilter, StrictOrderingFilter]
     search_fields = ["name"]
     ordering_fields = ["updated_at", "created_at", "name"]
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]

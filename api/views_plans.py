@@ -15,6 +15,7 @@ from planner.models import Plan
 from planner.services import plans as plan_services
 
 from . import serializers_plans as sp
+from .filters import StrictOrderingFilter
 from .permissions import IsOwnerOrReadOnlyShared
 from .views import JSON_ONLY
 
@@ -69,7 +70,7 @@ class PlanViewSet(viewsets.ModelViewSet):
     serializer_class = sp.PlanSerializer
     permission_classes = [permissions.IsAuthenticated, IsPlanOwnerOrReadOnlyShared]
     parser_classes = JSON_ONLY
-    filter_backends = [filters.SearchFilter, filters.OrderingFilter]
+    filter_backends = [filters.SearchFilter, StrictOrderingFilter]
     search_fields = ["name"]
     ordering_fields = ["updated_at", "created_at", "name"]
     http_method_names = ["get", "post", "put", "patch", "delete", "head", "options"]

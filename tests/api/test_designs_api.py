@@ -185,6 +185,12 @@ def test_design_list_search_and_ordering(ann_api):
     assert [d["name"] for d in ann_api.get("/api/v1/designs/", {"search": "alpha"}).json()["results"]] == ["Alpha capacity"]
     names = [d["name"] for d in ann_api.get("/api/v1/designs/", {"ordering": "name"}).json()["results"]]
     assert names == ["Alpha capacity", "Beta performance"]
+    names = [d["name"] for d in ann_api.get("/api/v1/designs/", {"ordering": "-name, created_at"}).json()["results"]]
+    assert names == ["Beta performance", "Alpha capacity"]
+    bad = ann_api.get("/api/v1/designs/", {"ordering": "price"})  # not a field it can order by: said, not ignored
+    assert bad.status_code == 400
+    assert bad.json()["ordering"] == ["unknown ordering field 'price': choose from updated_at, created_at, name, '-' first for descending"]
+    assert ann_api.get("/api/v1/plans/", {"ordering": "-colour"}).status_code == 400
 
 
 def test_design_list_filters_owned_and_shared(api, ann, bob):
