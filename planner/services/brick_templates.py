@@ -90,7 +90,7 @@ def suggested_slug(*, username: str, slug: str) -> str:
     base = slug if slug.startswith(f"{username}-") else f"{username}-{slug}"
     base = base[:76].strip("-")
     candidate, n = base, 1
-    while cat.BrickTemplate.objects.filter(slug=candidate).exists():
+    while cat.BrickTemplate.objects.filter(slug__iexact=candidate).exists():
         n += 1
         candidate = f"{base}-{n}"
     return candidate
@@ -317,11 +317,16 @@ def _validate(t: cat.BrickTemplate, username: str, note_extra: dict | None = Non
 
 
 def _check_slug(slug: str, username: str) -> None:
-    if cat.BrickTemplate.objects.filter(slug=slug).exists():
+    """A slug is taken when one differing only in case is: 'MD3460-performance' beside the catalogue's
+    'md3460-performance' would be two templates people cannot tell apart in a list or a spec."""
+    taken = cat.BrickTemplate.objects.filter(slug__iexact=slug).values_list("slug", flat=True).first()
+    if taken is not None:
+        same = "" if taken == slug else f" (as '{taken}': slugs differing only in case are the same slug)"
         raise SpecError(
             {
                 "slug": [
-                    f"the slug '{slug}' is taken (slugs are shared by everyone's templates); try '{suggested_slug(username=username, slug=slug)}'"
+                    f"the slug '{slug}' is taken{same} (slugs are shared by everyone's templates); "
+                    f"try '{suggested_slug(username=username, slug=slug.lower())}'"
                 ]
             }
         )

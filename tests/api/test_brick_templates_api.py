@@ -242,6 +242,12 @@ def test_brick_template_slug_is_unique_among_everyones(ann, bob, mine):
     assert "'ann-r730xd-6tb-10g' is taken" in taken.json()["slug"][0] and "bob-ann-r730xd-6tb-10g" in taken.json()["slug"][0]
     preset = _as(bob).post(URL, {**R730XD, "slug": "md3460-performance"}, format="json")
     assert "try 'bob-md3460-performance'" in preset.json()["slug"][0]
+    # a slug differing only in case is the same slug: two templates nobody could tell apart in a list
+    cased = _as(bob).post(URL, {**R730XD, "slug": "MD3460-performance"}, format="json")
+    assert cased.status_code == 400
+    assert "as 'md3460-performance'" in cased.json()["slug"][0] and "try 'bob-md3460-performance'" in cased.json()["slug"][0]
+    copy = _as(bob).post(f"{URL}md3460-performance/copy/", {"slug": "ANN-r730xd-6tb-10g"}, format="json")
+    assert copy.status_code == 400 and "as 'ann-r730xd-6tb-10g'" in copy.json()["slug"][0]
 
 
 def test_brick_template_share_lets_others_use_it_and_unsharing_stops_them(ann, bob, mine):
