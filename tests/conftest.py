@@ -33,7 +33,11 @@ def api():
 def fresh_catalogue_snapshot():
     """Each test starts without the process's in-memory catalogue: a test's rolled-back changes
     (which send no signal when they are undone) must not reach the next test through it."""
+    from api import throttles
     from planner.services.catalogue import catalogue_changed
 
     catalogue_changed()
+    # the rate limiter's memo of past windows' counts outlives cache.clear(): a test that sets a low limit
+    # must not inherit the previous minute's count of other tests' anonymous requests
+    throttles._final_counts.clear()
     yield

@@ -3,7 +3,7 @@
 from django import template
 
 from planner import formatting
-from planner.rendering.sheet import STAGE_LABELS  # one list of stage names for pages and sheets
+from planner.engine.inputs import STAGE_LABELS  # one list of stage names for pages and sheets
 
 register = template.Library()
 

@@ -26,6 +26,35 @@ STAGES: tuple[str, ...] = (
 )
 """Stages a brick's data passes, in the order reported. `clients` and `fabric` are system-level.
 `measured_end_to_end` is a calibration's IOR curve over client nodes, at the design's clients per brick."""
+STAGE_LABELS: dict[str, str] = {
+    "disks": "Disks",
+    "expansion_link": "Expansion link",
+    "raid_controller": "RAID controllers",
+    "host_links": "Host links",
+    "server": "Server (HBAs)",
+    "measured_backend": "Measured back end",
+    "network": "Network adapter",
+    "measured_end_to_end": "Measured end to end",
+    "clients": "Clients",
+    "fabric": "Fabric",
+}
+"""Each stage in words, for pages and sheets; `stage_label` names the RAID stage by what does the RAID."""
+
+
+def stage_label(stage: str, head_kind: str | None = None, controllers: int | None = None) -> str:
+    """A stage in words for a brick whose storage head is of `head_kind` with `controllers` RAID controllers:
+    the RAID stage of a JBOD is the servers' software RAID (ZFS raidz, md), of a SAN array its controllers,
+    of a server's own bays its RAID controller."""
+    if stage == "raid_controller":
+        if controllers == 0:
+            return "Software RAID (servers)"
+        if head_kind in ("iscsi_array", "fc_array"):
+            return "Array controllers"
+        if head_kind == "internal":
+            return "Server's RAID controller"
+    return STAGE_LABELS.get(stage, stage)
+
+
 BACKEND_STAGES = 6
 """disks .. measured_backend: the back end behind one OSS, what obdfilter-survey measures; the
 Lustre software efficiency applies to these. `network` carries its protocol's goodput already."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .capacity import mdt_figures
 from .cost import bill_of_materials
-from .inputs import STAGES, DesignInput
+from .inputs import STAGES, DesignInput, stage_label
 from .layout import heat_btu_per_h, rack_layouts
 from .reliability import design_reliability, ost_balance
 from .results import Evaluation
@@ -35,12 +35,20 @@ def _stage_rows(design: DesignInput, res, row: int) -> list[dict]:
                 {
                     "brick": group.template,
                     "stage": stage,
+                    "label": stage_label(stage, group.head.kind, group.head.controllers),
                     "read_gbps": _stage_value(r),
                     "write_gbps": _stage_value(w),
                     "limiting": {"read": limiting[0][j] == s, "write": limiting[1][j] == s},
                 }
             )
     return out
+
+
+def _design_stage_label(design: DesignInput, stage: str) -> str:
+    """The design's limiting stage in words: the RAID stage is named for what does the RAID when every line's
+    bricks do it the same way (software RAID on JBODs, array controllers), else generically."""
+    labels = {stage_label(stage, g.head.kind, g.head.controllers) for g in design.bricks}
+    return labels.pop() if len(labels) == 1 else stage_label(stage)
 
 
 def _brick_rows(design: DesignInput, batch, res, row: int) -> list[dict]:
@@ -78,7 +86,12 @@ def _brick_rows(design: DesignInput, batch, res, row: int) -> list[dict]:
                 "write_gbps_per_brick": _r(per[1]),
                 "read_gbps": _r(per[0] * group.count),
                 "write_gbps": _r(per[1] * group.count),
-                "bottleneck": {"read": STAGES[lim[0]], "write": STAGES[lim[1]]},
+                "bottleneck": {
+                    "read": STAGES[lim[0]],
+                    "write": STAGES[lim[1]],
+                    "read_label": stage_label(STAGES[lim[0]], group.head.kind, group.head.controllers),
+                    "write_label": stage_label(STAGES[lim[1]], group.head.kind, group.head.controllers),
+                },
                 "software_efficiency": {"read": float(g["eff_read"][row, j]), "write": float(g["eff_write"][row, j])},
                 "standby_servers": int(res.standby[row, j]),
                 "sources": dict(group.sources),
@@ -333,7 +346,12 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         raw_tb=float(res.raw_bytes[row]) / TB,
         read_gbps=float(res.read_gbps[row]),
         write_gbps=float(res.write_gbps[row]),
-        bottleneck={"read": bottleneck[0], "write": bottleneck[1]},
+        bottleneck={
+            "read": bottleneck[0],
+            "write": bottleneck[1],
+            "read_label": _design_stage_label(design, bottleneck[0]),
+            "write_label": _design_stage_label(design, bottleneck[1]),
+        },
         stages=_stage_rows(design, res, row),
         bricks=_brick_rows(design, batch, res, row),
         degraded={

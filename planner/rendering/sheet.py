@@ -12,19 +12,9 @@ import base64
 import csv
 import io
 
+from planner.engine.inputs import STAGE_LABELS  # one list of stage names for pages and sheets
+
 PAGE_SIZES = {"pdf-a4": "A4", "pdf-letter": "Letter"}
-STAGE_LABELS = {
-    "disks": "Disks",
-    "expansion_link": "Expansion link",
-    "raid_controller": "RAID controllers",
-    "host_links": "Host links",
-    "server": "Server (HBAs)",
-    "measured_backend": "Measured back end",
-    "network": "Network adapter",
-    "measured_end_to_end": "Measured end to end",
-    "clients": "Clients",
-    "fabric": "Fabric",
-}
 BOM_HEADER = ["Kind", "Vendor", "Model", "Slug", "Description", "Quantity", "Unit price", "Currency", "Extended price"]
 
 
@@ -37,7 +27,7 @@ def stage_chart_svg(evaluation: dict) -> str:
 
     stages = evaluation["stages"]
     several = len({s["brick"] for s in stages}) > 1
-    labels = [(f"{s['brick']}\n" if several else "") + STAGE_LABELS.get(s["stage"], s["stage"]) for s in stages]
+    labels = [(f"{s['brick']}\n" if several else "") + s.get("label") or STAGE_LABELS.get(s["stage"], s["stage"]) for s in stages]
     fig, ax = plt.subplots(figsize=(7.2, 2.8), dpi=100)
     xs = range(len(stages))
     width = 0.38

@@ -20,7 +20,29 @@ def test_evaluate_reproduces_the_reference_racks(api, study, rack_id):
     assert body["read_gbps"] == pytest.approx(row["gbps"], rel=tol["gbps_relative"])
     assert body["write_gbps"] == pytest.approx(row["gbps"], rel=tol["gbps_relative"])
     assert body["rack_count"] == 1
-    assert body["bottleneck"] == {"read": "raid_controller", "write": "raid_controller"}
+    assert body["bottleneck"] == {
+        "read": "raid_controller",
+        "write": "raid_controller",
+        "read_label": "RAID controllers",
+        "write_label": "RAID controllers",
+    }
+
+
+@pytest.mark.parametrize(
+    "template, label",
+    [("jbod-zfs", "Software RAID (servers)"), ("iscsi-ps6500", "Array controllers"), ("r730xd-internal", "Server's RAID controller")],
+)
+def test_the_raid_stage_is_named_for_what_does_the_raid(api, template, label):
+    """A ZFS JBOD has no RAID controllers: its RAID stage is the servers' software RAID (it used to read
+    'limited by RAID controllers'); a SAN array's is its controllers, a server's own bays its RAID card."""
+    body = api.post(URL, {"bricks": [{"template": template, "count": 2}]}, format="json").json()
+    raid = [s for s in body["stages"] if s["stage"] == "raid_controller"]
+    assert raid and all(s["label"] == label for s in raid)
+    for op in ("read", "write"):
+        expected = label if body["bottleneck"][op] == "raid_controller" else None
+        if expected:
+            assert body["bottleneck"][f"{op}_label"] == expected
+            assert body["bricks"][0]["bottleneck"][f"{op}_label"] == expected
 
 
 def test_evaluate_relative_price_pairs_through_the_api(api, study):

@@ -208,7 +208,7 @@ def test_lustre_limits_each_client_by_rpcs_in_flight_over_the_round_trip():
     ev = evaluate(f.design(f.brick(count=8), tuning=tuning, clients=clients))
     # per client: 2 OSCs x 8 RPCs x 1 MiB / 10 ms = 1.678 GB/s (under its 6.0 GB/s link); 10 clients
     assert ev.read_gbps == pytest.approx(10 * 2 * 8 * 2**20 / 0.010 / 1e9)
-    assert ev.bottleneck == {"read": "clients", "write": "clients"}
+    assert ev.bottleneck.items() >= {"read": "clients", "write": "clients"}.items()
 
 
 def test_an_oversubscribed_fabric_and_its_core_cap_the_system():

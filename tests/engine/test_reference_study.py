@@ -47,7 +47,7 @@ def test_reference_single_brick_tuned_and_default(study):
     low, high = study["single_brick"]["default_settings_fraction_of_tuned"]
     assert low <= stock.read_gbps / tuned.read_gbps <= high
     assert low <= stock.write_gbps / tuned.write_gbps <= high
-    assert tuned.bottleneck == {"read": "raid_controller", "write": "raid_controller"}
+    assert tuned.bottleneck.items() >= {"read": "raid_controller", "write": "raid_controller"}.items()
 
 
 def test_reference_capacity_brick_is_no_faster_than_performance_brick(study):

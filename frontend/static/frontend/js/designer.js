@@ -440,8 +440,8 @@
     $("raw-tb").textContent = fmt(ev.raw_tb, 0);
     $("read-gbps").textContent = fmt(ev.read_gbps, 1);
     $("write-gbps").textContent = fmt(ev.write_gbps, 1);
-    $("read-limit").textContent = STAGE_LABELS[ev.bottleneck.read] || ev.bottleneck.read;
-    $("write-limit").textContent = STAGE_LABELS[ev.bottleneck.write] || ev.bottleneck.write;
+    $("read-limit").textContent = ev.bottleneck.read_label || STAGE_LABELS[ev.bottleneck.read] || ev.bottleneck.read;
+    $("write-limit").textContent = ev.bottleneck.write_label || STAGE_LABELS[ev.bottleneck.write] || ev.bottleneck.write;
     $("price-total").textContent = money(ev.price.total, cur);
     $("price-per-pib").textContent = money(ev.price.per_usable_pib, cur);
     $("price-per-gbps").textContent = money(ev.price.per_read_gbps, cur);
@@ -498,7 +498,8 @@
       div.className = "stage-line";
       div.id = `stage-chart-${i}`;
       box.appendChild(div);
-      const x = stages.map((s) => STAGE_SHORT[s.stage] || s.stage);
+      // the server names each stage for this brick (a JBOD's RAID stage is the servers' software RAID); two lines
+      const x = stages.map((s) => (s.label && s.label !== STAGE_LABELS[s.stage] ? s.label.replace(" ", "<br>") : STAGE_SHORT[s.stage] || s.label || s.stage));
       const bar = (op, colour) => ({
         type: "bar", name: `${op === "read" ? "Read" : "Write"} limit of the stage`, x, y: stages.map((s) => s[`${op}_gbps`]),
         marker: { color: colour, line: { color: stages.map((s) => (s.limiting[op] ? "#d62728" : colour)), width: stages.map((s) => (s.limiting[op] ? 3 : 0)) } },
