@@ -614,6 +614,7 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
 class StageSerializer(serializers.Serializer):
     brick = serializers.CharField()
     stage = serializers.CharField()
+    label = serializers.CharField(help_text="The stage in words for this brick, e.g. 'Software RAID (servers)' for a JBOD's RAID stage.")
     read_gbps = serializers.FloatField(
         allow_null=True, help_text="GB/s; null where the stage does not limit reads (e.g. a calibration measured writes only)."
     )
@@ -750,7 +751,10 @@ class EvaluationSerializer(serializers.Serializer):
     raw_tb = serializers.FloatField()
     read_gbps = serializers.FloatField()
     write_gbps = serializers.FloatField()
-    bottleneck = serializers.DictField(child=serializers.CharField())
+    bottleneck = serializers.DictField(
+        child=serializers.CharField(),
+        help_text="The limiting stage of reads and writes (`read`, `write`: stage keys) and the same in words (`read_label`, `write_label`)",
+    )
     stages = StageSerializer(many=True)
     bricks = serializers.ListField(child=serializers.DictField())
     degraded = serializers.DictField(
