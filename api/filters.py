@@ -35,5 +35,5 @@ class StrictOrderingFilter(filters.OrderingFilter):
             if param["name"] == self.ordering_param and fields:
                 param["description"] = f"Order by {', '.join(fields)} (comma-separated; '-' first for descending)."
                 one = "-?(" + "|".join(fields) + ")"
-                param.setdefault("schema", {"type": "string"})["pattern"] = f"^{one}(,{one})*$"
+                param.setdefault("schema", {"type": "string"})["pattern"] = f"^({one}(,{one})*)?$"  # empty: the default order
         return params
