@@ -336,8 +336,9 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
         warnings.append(
             f"OST sizes differ by {balance['spread']:.0%} ({balance['ost_tib_smallest']:g} to {balance['ost_tib_largest']:g} TiB): "
             "Lustre's allocator weights new objects by free space, so the bigger OSTs receive more and the smaller ones fill first; "
-            f"once they are full, only the {', '.join(balance['largest_lines'])} bricks take new data, at {balance['write_gbps_once_smaller_full']:g} GB/s "
-            f"write and {balance['read_gbps_once_smaller_full']:g} GB/s read instead of {float(res.write_gbps[row]):.2f} and {float(res.read_gbps[row]):.2f}."
+            f"once they are full, only the {', '.join(balance['largest_lines'])} bricks take new data, at {balance['write_gbps_once_smaller_full']:,.1f} GB/s "
+            f"write and {balance['read_gbps_once_smaller_full']:,.1f} GB/s read instead of {float(res.write_gbps[row]):,.1f} and "
+            f"{float(res.read_gbps[row]):,.1f} GB/s."
         )
     return Evaluation(
         name=design.name,

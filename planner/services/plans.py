@@ -429,8 +429,8 @@ def plan_timeline(*, plan: Plan | None = None, body: dict | None = None, owner=N
                 f"From {s['year']}, OSTs of {balance['ost_tib_smallest']:g} to {balance['ost_tib_largest']:g} TiB share the file system "
                 f"(they differ by {balance['spread']:.0%}): Lustre's allocator weights new objects by free space, so the smaller OSTs "
                 f"fill first; once they are full only {', '.join(balance['largest'])} take new data, at "
-                f"{balance['read_gbps_once_smaller_full']:g} GB/s read and {balance['write_gbps_once_smaller_full']:g} GB/s write "
-                f"instead of {_r(s['read_gbps']):g} and {_r(s['write_gbps']):g}."
+                f"{balance['read_gbps_once_smaller_full']:,.1f} GB/s read and {balance['write_gbps_once_smaller_full']:,.1f} GB/s write "
+                f"instead of {s['read_gbps']:,.1f} and {s['write_gbps']:,.1f} GB/s."
             )
             break
     proposals = _proposals(body, owner, entries, settings, years, demand, cost, snapshot, warnings) if settings["propose"] else []

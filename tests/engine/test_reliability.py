@@ -185,6 +185,9 @@ def test_mixed_generations_warn_and_give_the_full_file_system_figure():
     assert bal["write_gbps_once_smaller_full"] == pytest.approx(new_line["write_gbps"], abs=0.01)
     assert bal["read_gbps_once_smaller_full"] == pytest.approx(e.read_gbps / 3, abs=0.01)
     assert any("OST sizes differ by 150%" in w and "the new bricks" in w for w in e.warnings)
+    # figures as the pages print them: one decimal, thousands separated (it read "... instead of 5070.00")
+    said = next(w for w in e.warnings if "OST sizes differ" in w)
+    assert f"instead of {e.write_gbps:,.1f} and {e.read_gbps:,.1f} GB/s." in said and ".00" not in said
     # both generations still aggregate in capacity and throughput
     assert e.usable_tib == pytest.approx((4 * 6 * 32e12 + 2 * 6 * 80e12) / 2**40, rel=1e-6)
 

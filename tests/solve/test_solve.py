@@ -105,6 +105,7 @@ def test_demand_helper_turns_workload_and_growth_into_targets(api):
     body = api.post(URL, {**MD3460, "demand": demand, "metadata": {"placement": "none"}}, format="json").json()
     assert body["targets"]["read_gbps"] == pytest.approx(20.0)
     assert body["targets"]["usable_pib"] == pytest.approx(0.98)
+    assert repr(body["targets"]["usable_pib"]) == "0.98"  # 0.5 x 1.4^2 without float noise
     assert body["results"][0]["read_gbps"] >= 20.0 and body["results"][0]["usable_pib"] >= 0.98
 
 
