@@ -49,10 +49,11 @@ def _check_spec(spec: dict, prices: dict | None = None, user=None) -> dict:
 def design_create(*, owner, name: str, spec: dict) -> Design:
     """Save a new design for `owner`, freezing the prices of the list it names."""
     normalised = _check_spec(spec, user=owner)
+    name = name or normalised.get("name") or "Untitled design"
     return Design.objects.create(
         owner=owner,
-        name=name or normalised.get("name") or "Untitled design",
-        spec=normalised,
+        name=name,
+        spec={**normalised, "name": name},  # one name: the evaluation, the sheet and the list all show the design's
         prices=price_list_snapshot(slug=normalised["price_list"]),
         priced_at=timezone.now(),
     )
@@ -67,11 +68,12 @@ def design_update(*, design: Design, based_on_version: int, name: str | None = N
     fields: dict = {"version": F("version") + 1, "updated_at": timezone.now()}
     if name is not None:
         fields["name"] = name
+        fields["spec"] = {**design.spec, "name": name}  # the spec carries the design's name
     if spec is not None:
         normalised = normalise_spec(spec)
         frozen = design.prices if design.prices.get("slug") == normalised["price_list"] else None
         _check_spec(normalised, prices=frozen, user=design.owner)
-        fields["spec"] = normalised
+        fields["spec"] = {**normalised, "name": name if name is not None else design.name}
         if frozen is None:
             fields["prices"] = price_list_snapshot(slug=normalised["price_list"])
             fields["priced_at"] = timezone.now()

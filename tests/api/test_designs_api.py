@@ -37,6 +37,7 @@ def _create(client, name="Rack D", spec=SPEC_D):
 def test_design_create_list_retrieve_update_delete(ann_api):
     design = _create(ann_api)
     assert design["version"] == 1 and design["owner"] == "ann" and design["is_owner"] is True
+    assert design["spec"]["name"] == "Rack D"  # the spec carries the design's name (it stayed 'Untitled design')
     assert design["spec"]["tuning"] == "large-io"  # defaults filled in
     assert design["prices"]["slug"] == "illustrative" and design["prices"]["priced_at"]
     listed = ann_api.get("/api/v1/designs/").json()
@@ -54,6 +55,10 @@ def test_design_create_list_retrieve_update_delete(ann_api):
     )
     assert updated.status_code == 200, updated.content
     assert updated.json()["version"] == 2 and updated.json()["name"] == "Rack D, 6 TB"
+    assert updated.json()["spec"]["name"] == "Rack D, 6 TB"
+    renamed = ann_api.patch(url, {"version": 2, "name": "Rack D renamed"}, format="json").json()
+    assert renamed["spec"]["name"] == "Rack D renamed" and renamed["spec"]["bricks"][0]["disk"] == "nl-sas-6tb"
+    assert ann_api.get(f"{url}evaluation/").json()["name"] == "Rack D renamed"
     assert ann_api.delete(url).status_code == 204
     assert ann_api.get(url).status_code == 404
 
