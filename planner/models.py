@@ -98,6 +98,12 @@ class ExportJob(models.Model):
 
     design = models.ForeignKey(Design, on_delete=models.CASCADE, related_name="exports")
     design_version = models.PositiveIntegerField()
+    design_snapshot = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The design at that version (name, spec, frozen prices): the export renders this, so a save made "
+        "before a worker gets to the job does not change what the file of the earlier version holds.",
+    )
     format = models.CharField(max_length=16, choices=Format.choices)
     reference = models.CharField(
         max_length=80,
@@ -133,7 +139,8 @@ class ExportJob(models.Model):
     @property
     def filename(self) -> str:
         ext = {"pdf-a4": "pdf", "pdf-letter": "pdf", "csv": "csv", "xlsx": "xlsx"}[self.format]
-        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in self.design.name)[:60].strip("-") or "design"
+        name = (self.design_snapshot or {}).get("name") or self.design.name  # the name at that version
+        safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in name)[:60].strip("-") or "design"
         suffix = "-bom" if self.format in ("csv", "xlsx") else ("-rack-sheet-a4" if self.format == "pdf-a4" else "-rack-sheet-letter")
         return f"{safe}-v{self.design_version}{suffix}.{ext}"
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -54,7 +54,7 @@ def export_request(*, design: Design, fmt: str, user=None, reference: str = "") 
         if job is None:
             try:
                 with transaction.atomic():
-                    job = ExportJob.objects.create(**key, requested_by=user)
+                    job = ExportJob.objects.create(**key, requested_by=user, design_snapshot=_snapshot(design))
             except IntegrityError:  # created by a concurrent request
                 return ExportJob.objects.get(**key), False
         elif job.status == ExportJob.Status.FAILED:
@@ -68,6 +68,33 @@ def export_request(*, design: Design, fmt: str, user=None, reference: str = "") 
 
     jobs.enqueue(job)  # after the commit above; BrokerUnavailable is the view's 503 and the row stays for a re-send
     return job, not resend
+
+
+def _snapshot(design: Design) -> dict:
+    """The design as it is now, for an export of this version."""
+    return {
+        "name": design.name,
+        "spec": design.spec,
+        "prices": design.prices,
+        "priced_at": design.priced_at.isoformat() if design.priced_at else None,
+    }
+
+
+def _as_exported(job: ExportJob) -> Design:
+    """The design as it was at the job's version (an unsaved copy), or as it is for a job made before
+    snapshots were kept."""
+    design, snap = job.design, job.design_snapshot
+    if not snap or design.version == job.design_version:
+        return design
+    return Design(
+        pk=design.pk,
+        owner=design.owner,
+        name=snap["name"],
+        spec=snap["spec"],
+        prices=snap["prices"],
+        priced_at=datetime.fromisoformat(snap["priced_at"]) if snap.get("priced_at") else None,
+        version=job.design_version,
+    )
 
 
 def _progress(job: ExportJob, percent: int) -> None:
@@ -108,7 +135,7 @@ def export_render(*, job_id: int) -> ExportJob:
     ExportJob.objects.filter(pk=job.pk).update(
         status=ExportJob.Status.RUNNING, started_at=timezone.now(), progress=5, attempts=job.attempts + 1
     )
-    design = job.design
+    design = _as_exported(job)
     evaluation = design_evaluation(design=design).as_dict()
     _progress(job, 25)
     delay = float(getattr(settings, "EXPORT_TEST_DELAY_SECONDS", 0) or 0)

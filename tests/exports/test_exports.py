@@ -54,6 +54,7 @@ def _bytes(response):
 @pytest.mark.parametrize("fmt, width, height", [("pdf-a4", 595.28, 841.89), ("pdf-letter", 612.0, 792.0)])
 def test_rack_sheet_pdf_holds_the_totals_and_every_bom_line(client_api, design, fmt, width, height, export):
     job, download = export(client_api, design, fmt)
+    assert ExportJob.objects.get(pk=job["id"]).design_snapshot["name"] == "Rack D for the vendor"  # kept with the job
     assert download.status_code == 200 and download["Content-Type"] == "application/pdf"
     assert job["filename"].endswith(".pdf") and "attachment" in download["Content-Disposition"]
     reader = PdfReader(io.BytesIO(_bytes(download)))
@@ -212,3 +213,26 @@ def test_multi_rack_sheet_draws_racks_side_by_side_and_names_with_symbols_print_
     assert "Rack elevations" in page_two and "HA pair" in page_two
     assert page_two.index("Rack 1 ") < page_two.index("Rack 1 · rear") < page_two.index("Rack 2 ") < page_two.index("Rack 2 · rear")
     assert "BTU/h" in page_two
+
+
+def test_an_export_renders_the_version_it_was_asked_for_even_after_a_later_save(client_api, design):
+    """A save made before a worker reaches a queued export used to put the new spec (and name) into the file
+    of the earlier version; the job now keeps the design as it was and renders that."""
+    from planner.services.exports import _snapshot, export_render
+
+    job = ExportJob.objects.create(design=design, design_version=design.version, format="csv", design_snapshot=_snapshot(design))
+    changed = client_api.patch(
+        f"/api/v1/designs/{design.id}/",
+        {
+            "version": design.version,
+            "name": "Rack D, six racks later",
+            "spec": {**D, "bricks": [{"template": "md3460-performance", "count": 2}]},
+        },
+        format="json",
+    )
+    assert changed.status_code == 200
+    job = export_render(job_id=job.id)
+    assert job.filename == "Rack-D-for-the-vendor-v1-bom.csv"  # the name at version 1
+    rows = list(csv.reader(io.StringIO(job.file.read().decode())))
+    servers = next(r for r in rows if r and r[0] == "server")
+    assert int(servers[5]) == 8  # version 1: 8 bricks, one server each (version 2 has 2)
