@@ -29,9 +29,14 @@ def _figure(height: float = 2.6):
 def _svg(plt, fig) -> str:
     fig.tight_layout()
     out = io.StringIO()
-    fig.savefig(out, format="svg")
+    fig.savefig(out, format="svg", bbox_inches="tight")  # legends below the axes stay in
     plt.close(fig)
     return out.getvalue()
+
+
+def _legend_below(ax, columns: int) -> None:
+    """The legend in one row under the years, where it cannot hide a bar or a line."""
+    ax.legend(fontsize=7, frameon=False, loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=columns)
 
 
 def _mark_run_out(ax, year) -> None:
@@ -57,7 +62,7 @@ def capacity_chart_svg(timeline: dict) -> str:
     ax.plot(years, [r["demand"]["usable_pib"] for r in timeline["rows"]], color="#1d2430", marker="o", markersize=3, label="Demand")
     ax.set_ylabel("Usable PiB", fontsize=8)
     ax.set_xticks(years)
-    ax.legend(fontsize=7, frameon=False, loc="upper left")
+    _legend_below(ax, 2)
     ax.set_title("Capacity: supply against demand", fontsize=8)
     _mark_run_out(ax, timeline["run_out"]["capacity"])
     return _svg(plt, fig)
@@ -79,7 +84,7 @@ def throughput_chart_svg(timeline: dict) -> str:
         ax.plot(years, [r["demand"][f"{op}_gbps"] for r in timeline["rows"]], color=colour, linestyle=":", label=f"{op.title()} demand")
     ax.set_ylabel("GB/s", fontsize=8)
     ax.set_xticks(years)
-    ax.legend(fontsize=7, frameon=False, loc="upper left", ncol=2)
+    _legend_below(ax, 4)
     ax.set_title("Throughput: supply against demand", fontsize=8)
     ax.set_ylim(bottom=0)
     first = [y for y in (timeline["run_out"]["read"], timeline["run_out"]["write"]) if y is not None]
@@ -96,8 +101,11 @@ def cost_chart_svg(timeline: dict) -> str:
         values = [r["costs"][key] for r in timeline["rows"]]
         ax.bar(years, values, bottom=bottom, color=colour, label=label)
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    ax.set_ylabel(timeline.get("currency") or "", fontsize=8)
+    from matplotlib.ticker import FuncFormatter
+
+    ax.set_ylabel(f"{timeline.get('currency') or ''} a year".strip(), fontsize=8)
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:,.0f}"))  # 150,000, as the tables print it
     ax.set_xticks(years)
-    ax.legend(fontsize=7, frameon=False, loc="upper right", ncol=4)
+    _legend_below(ax, 4)
     ax.set_title("Cost per year", fontsize=8)
     return _svg(plt, fig)

@@ -138,3 +138,24 @@ def test_plan_mixed_generations_add_up_and_warn_about_uneven_osts(ann):
     assert balance["spread"] == pytest.approx(1.0, abs=1e-3) and balance["largest"] == ["new"]
     assert balance["write_gbps_once_smaller_full"] == pytest.approx(ev_new.write_gbps, abs=1e-3)
     assert any(w.startswith("From 2027, OSTs of") for w in out["warnings"])
+
+
+def test_plan_sheet_puts_the_cost_chart_with_the_year_table_and_prints_amounts_with_separators(ann):
+    """The cost chart used to sit alone on page 2 (the three charts do not fit on page 1): it now opens
+    page 2 above the year-by-year table it sums; its axis reads 150,000, not 150000."""
+    import io
+
+    import matplotlib
+    from pypdf import PdfReader
+
+    from planner.models import Plan
+    from planner.rendering.plan_sheet import cost_chart_svg
+
+    body = _body(propose=False, horizon_years=8)
+    plan = Plan.objects.create(owner=ann, name="Scratch plan", body=body)
+    pages = [" ".join(p.extract_text().split()) for p in PdfReader(io.BytesIO(plans.plan_sheet(plan=plan))).pages]
+    assert "Cost per year" not in pages[0]
+    assert "Cost per year" in pages[1] and "Year by year" in pages[1]
+    with matplotlib.rc_context({"svg.fonttype": "none"}):  # text as text, to read the tick labels
+        svg = cost_chart_svg(plans.plan_timeline(body=body, owner=ann))
+    assert "100,000" in svg and "USD a year" in svg
