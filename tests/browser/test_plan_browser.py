@@ -62,6 +62,9 @@ def test_plan_three_phases_from_a_saved_design_timeline_and_sheet(page):
     assert proposal.first.inner_text() == str(year + 4)
     assert page.locator("#proposals-table th").nth(1).inner_text() == "Shortfall left that year"
     assert "PiB" in proposal.nth(2).inner_text() and "GB/s" in proposal.nth(2).inner_text()  # what it is sized to cover
+    # a panel's first heading sits at its top (there was a 2rem gap above "Plan" and "Proposed purchases")
+    gaps = page.evaluate("[...document.querySelectorAll('.panel > h2:first-child')].map((h) => getComputedStyle(h).marginTop)")
+    assert gaps and set(gaps) == {"0px"}
     screenshot(page, "plan-timeline")
 
     page.reload()  # saved: the editor shows the three phases again
