@@ -284,24 +284,23 @@ class CompareView(APIView):
     def post(self, request):
         data = sd.CompareSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entries, errors = [], {}
+        entries = []
+        errors: list[dict] = [{} for _ in data.validated_data["designs"]]  # one per entry, as DRF lists them
         visible = services.designs_visible_to(request.user)
         for i, entry in enumerate(data.validated_data["designs"]):
             if "design" in entry:
                 if not request.user.is_authenticated:
-                    errors[str(i)] = {
-                        "design": ["sign in (or send a token) to compare saved designs; anonymous users may compare inline specs"]
-                    }
+                    errors[i] = {"design": ["sign in (or send a token) to compare saved designs; anonymous users may compare inline specs"]}
                     continue
                 design = visible.filter(pk=entry["design"]).first()
                 if design is None:
-                    errors[str(i)] = {"design": [f"no design {entry['design']} visible to you"]}
+                    errors[i] = {"design": [f"no design {entry['design']} visible to you"]}
                     continue
                 entries.append((entry.get("label") or design.name, design.spec, design.prices or None, design.owner))
             else:
                 spec = entry["spec"]
                 entries.append((entry.get("label") or spec.get("name") or f"Design {i + 1}", spec, None))
-        if errors:
+        if any(errors):
             return Response({"designs": errors}, status=status.HTTP_400_BAD_REQUEST)
         budget.check(
             sum(budget.evaluate_cost(entry[1]) for entry in entries),

@@ -297,7 +297,9 @@ def compare(request):
         try:
             result = services.design_compare(entries=entries, reference=reference, user=request.user)
         except SpecError as exc:
-            errors.append(f"A design cannot be evaluated: {exc.errors}")
+            for entry, why in zip(entries, exc.errors.get("designs", []), strict=False):
+                if why:
+                    errors.append(f"{entry[0]} cannot be evaluated: {' '.join(solve_messages(why))}")
     saved = services.designs_visible_to(request.user).order_by("name") if request.user.is_authenticated else []
     context = {
         "examples": services.example_designs(),

@@ -150,7 +150,7 @@ def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> di
     usable PiB and per read GB/s, racks, rack units, power. Raises SpecError naming the entry.
     """
     evaluations = []
-    errors: dict = {}
+    errors: list[dict] = [{} for _ in entries]  # as DRF lists a list's errors: one object per entry, {} where fine
     snapshots: dict = {}  # one catalogue load per user whose templates the entries use
     for i, entry in enumerate(entries):
         label, spec, prices = entry[:3]
@@ -161,9 +161,9 @@ def design_compare(*, entries: list[tuple], reference: int = 0, user=None) -> di
         try:
             evaluations.append((label, design_evaluate(spec=spec, prices=prices, user=owner, snapshot=snapshots[key])))
         except SpecError as exc:
-            errors.setdefault("designs", {})[str(i)] = exc.errors
-    if errors:
-        raise SpecError(errors)
+            errors[i] = exc.errors
+    if any(errors):
+        raise SpecError({"designs": errors})
     reference_total = evaluations[reference][1].price["total"]
     currencies = {ev.price["currency"] for _, ev in evaluations}
     rows = []
