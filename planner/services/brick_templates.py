@@ -221,14 +221,16 @@ def _check_adapters(t: cat.BrickTemplate, errors: dict) -> None:
     if not t.hba_id and head.kind in (Kind.RAID_HEAD, Kind.JBOD, *SAN_KINDS):
         what = "an Ethernet NIC for iSCSI" if head.kind == Kind.ISCSI_ARRAY else "SAS HBAs" if head.kind != Kind.FC_ARRAY else "FC HBAs"
         _put(errors, "hba", f"the server reaches the {head.name} through {what}: choose the storage adapter")
-    used = (t.hba_count if t.hba_id else 0) + t.network_adapter_count
+    hbas = t.hba_count if t.hba_id else 0
+    used = hbas + t.network_adapter_count
     if used > server.pcie_slots:
-        _put(
-            errors,
-            "network_adapter_count",
-            f"the {server.name} has {server.pcie_slots} PCIe slots; {t.hba_count if t.hba_id else 0} storage adapters "
-            f"+ {t.network_adapter_count} network adapters need {used}",
+        message = (
+            f"the {server.name} has {server.pcie_slots} PCIe slots; {hbas} storage adapter{'s' if hbas != 1 else ''} "
+            f"+ {t.network_adapter_count} network adapter{'s' if t.network_adapter_count != 1 else ''} need {used}"
         )
+        # either count can give way: the message is on both fields it names
+        for name in ("hba_count", "network_adapter_count") if hbas else ("network_adapter_count",):
+            _put(errors, name, message)
     if t.hba_id and t.hba_count:
         most, what = t.hba.ports * t.hba_count, f"{t.hba_count} x {t.hba.name} ({t.hba.ports} ports each)"
     else:

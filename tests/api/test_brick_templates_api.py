@@ -207,6 +207,8 @@ REFUSALS = [
     ("spares over the bays", R730XD, {"spares_per_enclosure": 1}, "groups_per_enclosure", "16 drives"),
     ("3.5-inch disk in 2.5-inch bays", MD3460, {"head": "md3420", "expansion": None, "groups_per_enclosure": 2}, "disk", "2.5-inch"),
     ("adapters over the PCIe slots", MD3460, {"network_adapter_count": 2}, "network_adapter_count", "3 PCIe slots"),
+    # too many HBAs: the message is on hba_count too (it was only on network_adapter_count, "1 network adapters")
+    ("HBAs over the PCIe slots", MD3460, {"hba_count": 3}, "hba_count", "3 storage adapters + 1 network adapter need 4"),
     ("raidz on RAID controllers", MD3460, {"raid_level": "raidz2"}, "raid_level", "ZFS"),
     (
         "RAID 10 with parity other than data",
