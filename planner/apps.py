@@ -11,6 +11,7 @@ class PlannerConfig(AppConfig):
         from django.apps import apps
         from django.db.models import signals
 
+        from planner import checks  # noqa: F401  (registers the deployment checks)
         from planner.services.catalogue import catalogue_changed
 
         # any change to the catalogue app's records invalidates every process's in-memory catalogue

@@ -20,6 +20,7 @@ def test_check_deploy_is_clean_with_https_on():
         "HTTPS": "true",
         "ALLOWED_HOSTS": "planner.example.org",
         "CSRF_TRUSTED_ORIGINS": "https://planner.example.org",
+        "METRICS_TOKEN": secrets.token_urlsafe(24),
     }
     run = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -31,6 +32,16 @@ def test_check_deploy_is_clean_with_https_on():
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "no issues" in run.stdout
+
+
+def test_check_deploy_warns_that_metrics_are_open_without_a_token(settings):
+    from django.core import checks
+
+    settings.METRICS_TOKEN = ""
+    warnings = [m for m in checks.run_checks(include_deployment_checks=True) if m.id == "planner.W001"]
+    assert warnings and "/metrics is open" in warnings[0].msg
+    settings.METRICS_TOKEN = "s3cret-scrape"
+    assert not [m for m in checks.run_checks(include_deployment_checks=True) if m.id == "planner.W001"]
 
 
 def test_https_off_keeps_plain_http_for_development():
