@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models as dj_models
 from django.db import transaction
@@ -606,6 +608,31 @@ class DesignSpecSerializer(StrictFieldsMixin, serializers.Serializer):
                 f"{total} bricks in all is too large to evaluate quickly; at most {spec_rules.MAX_TOTAL_BRICKS} bricks per design"
             )
         return value
+
+
+_spec_trees = threading.local()
+
+
+def validate_design_spec(data) -> tuple[dict | None, dict | None]:
+    """(validated DesignSpec, None) or (None, field errors as `DesignSpecSerializer(data=data).errors`).
+
+    A serializer builds its tree of field objects (one per field of every nested serializer) for
+    each use; validating reads that tree and never writes to it. So each thread keeps one bound tree
+    and runs the validation on it: a tenth of an evaluate request's time went into the building.
+    Invalid data is validated again by a fresh serializer, so its messages are exactly DRF's."""
+    tree = getattr(_spec_trees, "spec", None)
+    if tree is None:
+        tree = DesignSpecSerializer()
+        tree.fields  # noqa: B018 - builds and binds the nested fields once for this thread
+        _spec_trees.spec = tree
+    try:
+        return tree.run_validation(data), None
+    except (serializers.ValidationError, DjangoValidationError):
+        pass
+    fresh = DesignSpecSerializer(data=data)
+    if fresh.is_valid():
+        return fresh.validated_data, None
+    return None, fresh.errors
 
 
 # ---------------------------------------------------------------- Evaluation (output, for the schema)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import filters, permissions, status, viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -225,16 +226,17 @@ class EvaluateView(APIView):
         ],
     )
     def post(self, request):
-        spec = s.DesignSpecSerializer(data=request.data)
-        spec.is_valid(raise_exception=True)
+        spec, errors = s.validate_design_spec(request.data)
+        if errors is not None:
+            raise ValidationError(errors)
         budget.check(
-            budget.evaluate_cost(spec.validated_data),
+            budget.evaluate_cost(spec),
             request.user,
             field="bricks",
             what="this evaluation",
             advice="evaluate fewer bricks, or save the design and export its rack sheet",
         )
-        evaluation = design_evaluate(spec=spec.validated_data, user=request.user)
+        evaluation = design_evaluate(spec=spec, user=request.user)
         return Response(evaluation.as_dict())
 
 

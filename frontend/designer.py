@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from api.serializers import DesignSpecSerializer
+from api.serializers import validate_design_spec
 from hardware_catalog import models as cat
 from planner import services
 from planner.rendering.elevation import rack_row
@@ -88,10 +88,10 @@ def _spec_from_query(token: str) -> tuple[dict | None, str | None]:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         return None, "That design link is damaged."
-    spec = DesignSpecSerializer(data=data)
-    if not spec.is_valid():
-        return None, f"That design link holds an invalid design: {spec.errors}"
-    return {**SPEC_DEFAULTS, **spec.validated_data}, None
+    spec, errors = validate_design_spec(data)
+    if errors is not None:
+        return None, f"That design link holds an invalid design: {errors}"
+    return {**SPEC_DEFAULTS, **spec}, None
 
 
 @ensure_csrf_cookie
@@ -186,9 +186,9 @@ def designer_evaluate(request):
         return JsonResponse({"detail": "The request is not valid JSON."}, status=400)
     if not isinstance(body, dict):
         return JsonResponse({"detail": "Expected a JSON object with a 'spec'."}, status=400)
-    spec = DesignSpecSerializer(data=body.get("spec"))
-    if not spec.is_valid():
-        return JsonResponse({"spec": spec.errors}, status=400)
+    spec, errors = validate_design_spec(body.get("spec"))
+    if errors is not None:
+        return JsonResponse({"spec": errors}, status=400)
     prices, snapshot = None, None
     design_id = body.get("design")
     if isinstance(design_id, int):
@@ -197,7 +197,7 @@ def designer_evaluate(request):
             prices = design.prices or None
             snapshot = _snapshot_with_design_templates(request.user, design)
     try:
-        evaluation = services.design_evaluate(spec=spec.validated_data, prices=prices, user=request.user, snapshot=snapshot)
+        evaluation = services.design_evaluate(spec=spec, prices=prices, user=request.user, snapshot=snapshot)
     except SpecError as exc:
         return JsonResponse({"spec": exc.errors}, status=400)
     data = evaluation.as_dict()
