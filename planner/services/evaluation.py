@@ -452,6 +452,37 @@ def _fabric(spec: dict, errors: dict) -> engine.FabricParams | None:
     return engine.FabricParams(oversubscription=oversub, core_gbps=f.get("core_gbps"))
 
 
+def _merge_errors(into: dict, errors: dict) -> None:
+    """Add nested field errors (as `_put` records them) to `into`."""
+    for key, value in errors.items():
+        if key not in into:
+            into[key] = value
+        elif isinstance(value, dict):
+            _merge_errors(into[key], value)
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            into[key].extend(value)
+        else:
+            for i, item in enumerate(value):
+                while len(into[key]) <= i:
+                    into[key].append({})
+                _merge_errors(into[key][i], item)
+
+
+def _resolved(snap: CatalogueSnapshot, key: tuple, build, errors: dict):
+    """`build(errors)`, kept in the snapshot under `key` once it has resolved without an error (a
+    refusal is worked out again each time, so its messages always reach `errors`)."""
+    hit = snap.resolved.get(key)
+    if hit is not None:
+        return hit
+    own: dict = {}
+    value = build(own)
+    if own:
+        _merge_errors(errors, own)
+    elif value is not None:
+        snap.resolved[key] = value
+    return value
+
+
 def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.DesignInput:
     """Build engine inputs from a DesignSpec; raise SpecError with field-level messages.
 
@@ -463,13 +494,20 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     errors: dict = {}
     failover = _failover(snap, spec)
     groups = [_brick_group(snap, entry, i, failover, errors) for i, entry in enumerate(spec["bricks"])]
-    rack = _rack(snap, spec["rack"], errors)
-    tuning = _tuning(snap, spec["tuning"], errors)
-    price_params = _prices(snap, spec["price_list"], errors, prices)
+    rack = _resolved(snap, ("rack", spec["rack"]), lambda e: _rack(snap, spec["rack"], e), errors)
+    tuning = _resolved(snap, ("tuning", spec["tuning"]), lambda e: _tuning(snap, spec["tuning"], e), errors)
+    if prices and prices.get("slug") == spec["price_list"]:  # a saved design's frozen list
+        price_params = _prices(snap, spec["price_list"], errors, prices)
+    else:
+        price_params = _resolved(snap, ("price_list", spec["price_list"]), lambda e: _prices(snap, spec["price_list"], e), errors)
     calibration = _calibration(spec, user, errors)
-    metadata = (
-        _metadata(snap, spec["metadata"]["cell"], errors, spec["metadata"].get("mdt")) if spec["metadata"]["placement"] != "none" else None
-    )
+    metadata = None
+    if spec["metadata"]["placement"] != "none":
+        cell, mdt = spec["metadata"]["cell"], spec["metadata"].get("mdt")
+        if mdt:
+            metadata = _metadata(snap, cell, errors, mdt)
+        else:
+            metadata = _resolved(snap, ("metadata", cell), lambda e: _metadata(snap, cell, e, None), errors)
     clients = _clients(snap, spec, errors)
     fabric = _fabric(spec, errors)
     if rack is not None:
