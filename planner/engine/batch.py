@@ -598,7 +598,8 @@ class BatchResult:
         pick = slice(None) if rows is None else np.asarray(rows, dtype=np.intp)
         contribution = self.brick_gbps[:, pick] * self.bricks[pick][None]
         top = np.argmax(contribution, axis=2)  # (2, rows)
-        idx = np.take_along_axis(self.limiting[:, pick], top[..., None], axis=2)[..., 0].tolist()
+        # the limiting stage of each op's top line (take_along_axis's Python wrapper costs more than indexing)
+        idx = self.limiting[:, pick][np.arange(2)[:, None], np.arange(top.shape[1])[None, :], top].tolist()
         limits = self.system_limit[:, pick].tolist()
         names = []
         for i in range(top.shape[1]):
@@ -695,10 +696,11 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     if rows is not None and (np.asarray(batch.groups["cc_bricks"]) > 0).any():
         batch = _expand_rows(batch)  # a measured client curve depends on the counts: no sharing
         rows = None
-    b = {k: _design_last(v) for k, v in batch.groups.items()}
-    d = {k: _design_last(v) for k, v in batch.designs.items()}
-    parts = {k: _design_last(v) for k, v in batch.parts.items()}
-    dparts = {k: _design_last(v) for k, v in batch.dparts.items()}
+    last = (lambda v: np.asarray(v).T) if n == 1 and rows is None else _design_last  # one design: any layout will do
+    b = {k: last(v) for k, v in batch.groups.items()}
+    d = {k: last(v) for k, v in batch.designs.items()}
+    parts = {k: last(v) for k, v in batch.parts.items()}
+    dparts = {k: last(v) for k, v in batch.dparts.items()}
     count = b["count"]  # (G, N): the one figure that always varies
     if count.shape[-1] != n:
         count = np.broadcast_to(count, count.shape[:-1] + (n,)).copy()

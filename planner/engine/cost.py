@@ -61,11 +61,13 @@ def bill_of_materials(design: DesignInput, batch, result, row: int = 0) -> list[
             )
         merged[(kind, slug)].quantity += qty
 
+    qty, price = result.part_qty[row].tolist(), batch.parts["price"][row].tolist()  # (lines, parts) as Python floats
     for j, keys in enumerate(line_keys):
         for k, key in enumerate(keys):
-            add(key, float(result.part_qty[row, j, k]), float(batch.parts["price"][row, j, k]))
+            add(key, qty[j][k], price[j][k])
+    dqty, dprice = result.dpart_qty[row].tolist(), batch.dparts["price"][row].tolist()
     for k, key in enumerate(design_keys):
-        add(key, float(result.dpart_qty[row, k]), float(batch.dparts["price"][row, k]))
+        add(key, dqty[k], dprice[k])
 
     lines = list(merged.values())
     prices = design.prices

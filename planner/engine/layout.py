@@ -189,12 +189,7 @@ class _Block:
         return sum(dev[5] for dev in self.devices)
 
 
-def _unit(parts: dict, row: int, j: int, part: str, figure: str) -> float:
-    return float(parts[figure][row, j, PARTS.index(part)])
-
-
-def _count(parts: dict, row: int, j: int, part: str, per: str) -> float:
-    return float(parts[per][row, j, PARTS.index(part)])
+_PART_INDEX = {part: k for k, part in enumerate(PARTS)}
 
 
 HEAD_ROLES = {"raid_head": "raid_head", "jbod": "jbod", "iscsi_array": "san_array", "fc_array": "san_array", "internal": "internal"}
@@ -205,14 +200,15 @@ def _brick_devices(design: DesignInput, parts: dict, row: int, j: int) -> list[t
     figures (a device carries its rail kit, a server its adapters and their cables); labels hold
     `{n}` for the brick's number. Tuples: (height, slug, kind, label, W, kg, role)."""
     group = design.bricks[j]
-    u = lambda part, figure: _unit(parts, row, j, part, figure)  # noqa: E731
+    figures = {name: parts[name][row, j].tolist() for name in ("power", "weight", "per_brick")}  # Python floats, by part
+    u = lambda part, figure: figures[figure][_PART_INDEX[part]]  # noqa: E731
     per_enclosure = group.raid.disks
     rail_kg = u("rail_kit", "weight")
     disk_w, disk_kg = u("disk", "power") * per_enclosure, u("disk", "weight") * per_enclosure
     adapters = ("hba", "network", "storage_cable", "network_cable")
     spb = max(group.servers_per_brick, 1)  # one server's share of the brick's adapters and cables
-    server_parts_w = sum(u(p, "power") * _count(parts, row, j, p, "per_brick") / spb for p in adapters)
-    server_parts_kg = sum(u(p, "weight") * _count(parts, row, j, p, "per_brick") / spb for p in adapters)
+    server_parts_w = sum(u(p, "power") * u(p, "per_brick") / spb for p in adapters)
+    server_parts_kg = sum(u(p, "weight") * u(p, "per_brick") / spb for p in adapters)
     array_cable_kg = u("array_cable", "weight") * group.head.uplink_ports if group.head.is_san else 0.0
     head_w, head_kg = u("head", "power") + disk_w, u("head", "weight") + disk_kg
     devices = []

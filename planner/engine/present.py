@@ -102,56 +102,57 @@ def _brick_rows(design: DesignInput, batch, res, row: int) -> list[dict]:
 
 def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
     out = []
+    rack = design.rack
+    pdu = rack.pdu
+    pdu_row = (
+        {
+            "item": pdu.part.slug,
+            "name": pdu.part.name,
+            "count": rack.pdus,
+            "capacity_w_each": round(pdu.capacity_w),
+            "phases": pdu.phases,
+            "inlet": pdu.inlet,
+        }
+        if pdu is not None
+        else None
+    )
     for layout in layouts:
+        used, power, weight = layout.units_used, layout.power_w, layout.weight_kg  # each a sum over the items
         out.append(
             {
                 "index": layout.index,
                 "rack": layout.rack,
                 "units_total": layout.units_total,
-                "units_used": layout.units_used,
-                "power_w": round(layout.power_w, 1),
-                "heat_btu_per_h": round(heat_btu_per_h(layout.power_w)),
-                "weight_kg": round(layout.weight_kg, 1),
+                "units_used": used,
+                "power_w": round(power, 1),
+                "heat_btu_per_h": round(heat_btu_per_h(power)),
+                "weight_kg": round(weight, 1),
                 "blanking_units": layout.blanking_units,
-                "pdu": (
-                    {
-                        "item": design.rack.pdu.part.slug,
-                        "name": design.rack.pdu.part.name,
-                        "count": design.rack.pdus,
-                        "capacity_w_each": round(design.rack.pdu.capacity_w),
-                        "phases": design.rack.pdu.phases,
-                        "inlet": design.rack.pdu.inlet,
-                    }
-                    if design.rack.pdu is not None
-                    else None
-                ),
-                "power_budget_w": design.rack.power_budget_w,
-                "max_load_kg": design.rack.max_load_kg,
+                "pdu": dict(pdu_row) if pdu_row is not None else None,
+                "power_budget_w": rack.power_budget_w,
+                "max_load_kg": rack.max_load_kg,
                 "items": [item.as_dict() for item in sorted(layout.items, key=lambda it: (it.face != "front", it.u))],
             }
         )
-        if layout.units_used > layout.units_total:
-            warnings.append(f"Rack {layout.index} is over-full: {layout.units_used}U in a {layout.units_total}U rack.")
-        if layout.power_w > design.rack.power_budget_w:
+        if used > layout.units_total:
+            warnings.append(f"Rack {layout.index} is over-full: {used}U in a {layout.units_total}U rack.")
+        if power > rack.power_budget_w:
             warnings.append(
-                f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW, over the {design.rack.name} power budget of {design.rack.power_budget_w / 1000:.1f} kW."
+                f"Rack {layout.index} draws {power / 1000:.1f} kW, over the {rack.name} power budget of {rack.power_budget_w / 1000:.1f} kW."
             )
-        pdu = design.rack.pdu
-        if pdu is not None and design.rack.pdus:
-            if layout.power_w > pdu.capacity_w * design.rack.pdus:
+        if pdu is not None and rack.pdus:
+            if power > pdu.capacity_w * rack.pdus:
                 warnings.append(
-                    f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW, more than its {design.rack.pdus} PDUs deliver "
-                    f"({design.rack.pdus} x {pdu.capacity_w / 1000:.1f} kW)."
+                    f"Rack {layout.index} draws {power / 1000:.1f} kW, more than its {rack.pdus} PDUs deliver "
+                    f"({rack.pdus} x {pdu.capacity_w / 1000:.1f} kW)."
                 )
-            elif design.rack.pdus >= 2 and layout.power_w > pdu.capacity_w * (design.rack.pdus - 1):
+            elif rack.pdus >= 2 and power > pdu.capacity_w * (rack.pdus - 1):
                 warnings.append(
-                    f"Rack {layout.index} draws {layout.power_w / 1000:.1f} kW: with one of its feeds down the other PDU "
+                    f"Rack {layout.index} draws {power / 1000:.1f} kW: with one of its feeds down the other PDU "
                     f"({pdu.capacity_w / 1000:.1f} kW) cannot carry it, so the rack loses its power redundancy."
                 )
-        if layout.weight_kg > design.rack.max_load_kg:
-            warnings.append(
-                f"Rack {layout.index} weighs {layout.weight_kg:.0f} kg, over the {design.rack.name} load rating of {design.rack.max_load_kg:.0f} kg."
-            )
+        if weight > rack.max_load_kg:
+            warnings.append(f"Rack {layout.index} weighs {weight:.0f} kg, over the {rack.name} load rating of {rack.max_load_kg:.0f} kg.")
     return out
 
 

@@ -73,7 +73,7 @@ def write_amplification(request_kib, segment_kib, data_disks, parity_disks, leve
     p = np.asarray(parity_disks, dtype=float)
     code = np.asarray(level_code)
     full = (n + p) / n
-    merge = np.clip(np.asarray(cache_merge, dtype=float), 0.0, 1.0)
+    merge = np.minimum(np.maximum(cache_merge, 0.0), 1.0)  # np.clip's Python wrapper costs more than both
     parity = merge * full + (1.0 - merge) * partial_stripe_amplification(request_kib, segment_kib, n, p)
     if (code == 2).any():
         parity = np.where(code == 2, raidz_write_amplification(n, p), parity)
