@@ -44,6 +44,7 @@ test: install-dev
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: install-dev
+	rm -f bench/results.json  # this run's figures only (a renamed figure must not linger)
 	$(PY) -m bench.engine_bench
 	$(PY) -m bench.request_bench
 	$(PY) -m bench.export_bench
