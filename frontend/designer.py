@@ -90,7 +90,8 @@ def _spec_from_query(token: str) -> tuple[dict | None, str | None]:
         return None, "That design link is damaged."
     spec, errors = validate_design_spec(data)
     if errors is not None:
-        return None, f"That design link holds an invalid design: {errors}"
+        text = "; ".join(_readable(line).rstrip(".") for line in _flatten_errors(errors))
+        return None, f"That design link holds an invalid design: {text}."
     return {**SPEC_DEFAULTS, **spec}, None
 
 
@@ -347,6 +348,15 @@ def shared(request, token: str):
         "reference_error": reference_error,
     }
     return render(request, "frontend/shared.html", context)
+
+
+def _readable(line: str) -> str:
+    """'bricks.0.count: message' as 'bricks › line 1 › count: message'."""
+    path, sep, message = line.partition(": ")
+    if not sep:
+        return line
+    parts = [f"line {int(part) + 1}" if part.isdigit() else part for part in path.split(".")]
+    return " › ".join(parts) + ": " + message
 
 
 def _flatten_errors(errors, path: str = "") -> list[str]:

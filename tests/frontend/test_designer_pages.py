@@ -142,3 +142,19 @@ def test_a_shared_design_that_no_longer_evaluates_says_why_instead_of_a_500(clie
     assert response.status_code == 409
     assert b"can no longer be evaluated" in response.content and b"failover" in response.content
     assert design.pk
+
+
+def test_a_design_link_with_an_invalid_design_says_what_is_wrong_in_words(client):
+    import base64
+
+    def link(spec):
+        return base64.urlsafe_b64encode(json.dumps(spec).encode()).decode().rstrip("=")
+
+    lines = {"bricks": [{"template": "md3460-capacity", "count": 8, "disk": 4}, {"template": "md3460-capacity", "count": 0}]}
+    initial = _initial(client.get("/designer/", {"spec": link(lines)}))
+    assert initial["error"] == (
+        'That design link holds an invalid design: bricks › line 1 › disk: Enter a valid "slug" consisting of letters, '
+        "numbers, underscores or hyphens; bricks › line 2 › count: must be between 1 and 500."
+    )
+    html = client.get("/designer/", {"spec": link({**lines, "rack": 5})}).content.decode()
+    assert "ErrorDetail" not in html and "rack: Enter a valid" in html
