@@ -8,8 +8,6 @@ field-level messages.
 
 from __future__ import annotations
 
-import copy
-
 MAX_BRICK_ENTRIES = 20
 MAX_BRICKS_PER_ENTRY = 500
 MAX_TOTAL_BRICKS = 2000
@@ -75,7 +73,7 @@ class SpecError(Exception):
 
 def normalise_spec(spec: dict) -> dict:
     """Fill the documented defaults into a structurally valid spec (a copy)."""
-    out = copy.deepcopy(SPEC_DEFAULTS)
+    out = {key: dict(value) if isinstance(value, dict) else value for key, value in SPEC_DEFAULTS.items()}  # defaults are one level deep
     for key, value in spec.items():
         if key == "metadata" and isinstance(value, dict):
             out["metadata"] = {**SPEC_DEFAULTS["metadata"], **{k: v for k, v in value.items() if v is not None}}

@@ -111,6 +111,16 @@ def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.Raid
     )
 
 
+def _part(snap: CatalogueSnapshot, obj, params):
+    """A catalogue part's engine parameters (`params(obj)`), kept in the snapshot by kind and slug:
+    the same for every template and request while the snapshot lives."""
+    key = (params.__name__, obj.slug)
+    hit = snap.resolved.get(key)
+    if hit is None:
+        hit = snap.resolved[key] = params(obj)
+    return hit
+
+
 def _form_factor(value: str) -> str:
     return f"{value}-inch"
 
@@ -196,16 +206,16 @@ def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str
         name=template.name,
         role=template.role,
         count=entry["count"],
-        server=server_params(server),
+        server=_part(snap, server, server_params),
         servers_per_brick=template.servers_per_brick,
-        hba=adapter_params(template.hba) if template.hba else None,
+        hba=_part(snap, template.hba, adapter_params) if template.hba else None,
         hba_count=hba_count,
-        network=adapter_params(adapter),
+        network=_part(snap, adapter, adapter_params),
         network_count=adapters_per_server,
-        head=enclosure_params(head),
-        expansion=enclosure_params(expansion) if expansion is not None else None,
+        head=_part(snap, head, enclosure_params),
+        expansion=_part(snap, expansion, enclosure_params) if expansion is not None else None,
         expansions=expansions,
-        disk=disk_params(disk),
+        disk=_part(snap, disk, disk_params),
         raid=raid,
         storage_ports=storage_ports,
         fs_overhead_fraction=template.fs_overhead_fraction,

@@ -20,6 +20,9 @@ def test_second_design_shares_the_first_ones_resolved_parts():
     assert second.rack is first.rack and second.tuning is first.tuning
     assert second.prices is first.prices and second.metadata is first.metadata
     assert second.bricks[0].template == "md3460-capacity"
+    # the catalogue parts both templates use are converted once: the same engine objects
+    assert second.bricks[0].head is first.bricks[0].head and second.bricks[0].server is first.bricks[0].server
+    assert second.bricks[0].network is first.bricks[0].network
 
 
 def test_a_refusal_is_reported_every_time_and_not_kept():
@@ -51,3 +54,14 @@ def test_a_catalogue_change_starts_a_new_memo():
     after = design_resolve(spec=SPEC)
     assert after.rack is not before.rack
     assert after.rack.power_budget_w == before.rack.power_budget_w + 1000
+
+
+def test_a_changed_disk_reaches_the_next_design():
+    from hardware_catalog.models import Disk
+
+    before = design_resolve(spec=SPEC)
+    disk = Disk.objects.get(slug=before.bricks[0].disk.slug)
+    disk.read_mbps += 10
+    disk.save()
+    after = design_resolve(spec=SPEC)
+    assert after.bricks[0].disk.read_mbps == before.bricks[0].disk.read_mbps + 10
