@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .inputs import DesignInput
 
 
-@dataclass
+@dataclass(slots=True)
 class BomLine:
     """One bill-of-materials line: a part (or service) with quantity and unit price."""
 

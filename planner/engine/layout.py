@@ -114,7 +114,7 @@ def pack_racks(
     return out
 
 
-@dataclass
+@dataclass(slots=True)
 class RackItem:
     """A device in a rack: its lowest U (1-based), height, catalogue slug, label and brick group."""
 
