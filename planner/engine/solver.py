@@ -197,12 +197,6 @@ def monotone_options(base: BatchInput) -> np.ndarray:
 # Evaluation helpers
 
 
-def _take(batch: BatchInput, rows: np.ndarray) -> BatchInput:
-    """Rows of a batch (one design per row)."""
-    pick = lambda d: {k: v[rows] for k, v in d.items()}  # noqa: E731
-    return BatchInput(groups=pick(batch.groups), designs=pick(batch.designs), parts=pick(batch.parts), dparts=pick(batch.dparts))
-
-
 COLUMNS = ("usable", "read", "write", "price", "racks", "units", "power", "fits", "loss")
 IDS = ("major", "minor", "option", "count", "option2", "count2", "option3", "count3")
 
@@ -221,8 +215,7 @@ class _Evaluator:
         counts = np.asarray(counts, dtype=float).reshape(rows.size, -1)
         out = {k: [] for k in COLUMNS}
         for start in range(0, rows.size, EVAL_ROWS):
-            batch = _take(self.base, rows[start : start + EVAL_ROWS])
-            batch.groups["count"] = counts[start : start + EVAL_ROWS]
+            batch = self.base.at_counts(rows[start : start + EVAL_ROWS], counts[start : start + EVAL_ROWS])
             res = evaluate_batch(batch)
             for k, v in (
                 ("usable", res.usable_bytes / PIB),
