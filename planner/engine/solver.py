@@ -243,15 +243,19 @@ class _Evaluator:
 def loss_rates(designs: list[DesignInput], batch: BatchInput) -> np.ndarray:
     """(designs, lines of the batch): each line's data-loss events per hour per brick, so that a count
     vector gives P(loss in a year) = 1 - exp(-8766 x sum(count x rate)) without evaluating anew."""
-    out = np.zeros((len(designs), batch.groups["count"].shape[1]))
+    width = batch.groups["count"].shape[1]
+    rows = []
     known: dict = {}  # options differing only in adapters, counts of HBAs or prices share their rate
-    for i, d in enumerate(designs):
+    for d in designs:
+        row = [0.0] * width
         for j, g in enumerate(d.bricks):
             key = _loss_key(g)
-            if key not in known:
-                known[key] = group_loss_rate(g, g.disk.read_mbps * g.disk.sustained_factor)
-            out[i, j] = known[key]
-    return out
+            rate = known.get(key)
+            if rate is None:
+                rate = known[key] = group_loss_rate(g, g.disk.read_mbps * g.disk.sustained_factor)
+            row[j] = rate
+        rows.append(row)
+    return np.array(rows, dtype=float).reshape(len(designs), width)
 
 
 def _loss_key(g) -> tuple:
