@@ -406,10 +406,18 @@ class _Run:
                     self.record(kind, name, "create")
                     self.ids[(kind, name)] = NEW
                     return NEW
-                made = self.call(self.client.create, path, payload() if callable(payload) else payload)
-                self.record(kind, name, "created", obj_id=made.get("id"))
-                self.ids[(kind, name)] = made.get("id")
-                return made.get("id")
+                try:
+                    made = self.call(self.client.create, path, payload() if callable(payload) else payload)
+                except DcimError as exc:
+                    # another push (or a person) may have created it since the lookup: a name taken
+                    # is then a 400; take the object that is there now and carry on as if found
+                    existing = self.find(path, lookup, **(match or {})) if 400 <= (exc.status or 0) < 500 else None
+                    if existing is None:
+                        raise
+                else:
+                    self.record(kind, name, "created", obj_id=made.get("id"))
+                    self.ids[(kind, name)] = made.get("id")
+                    return made.get("id")
             changes = {}
             for key, want in compare.items():
                 have = existing.get(key)

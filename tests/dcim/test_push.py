@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 
 import pytest
@@ -444,3 +445,31 @@ def test_time_limit_mid_push_keeps_the_report_of_what_was_written():
     assert got[("device-type", "Dell PowerEdge R730xd")] == "created"
     assert got[("rack", "t-rack-1")] == "skipped" and got[("device", "t-oss-1")] == "skipped"
     assert len(got) == 24
+
+
+def test_a_role_created_by_another_push_meanwhile_is_taken_not_failed(fake):
+    """Two pushes at once: both look up the 'oss' role, find none, and create it; the second create is
+    refused (the name is taken). The second push takes the role that is there now."""
+    role_path = "extras/roles/" if fake.kind == "nautobot" else "dcim/device-roles/"
+    raced = []
+
+    def transport(method, url, headers, body):
+        if method == "POST" and f"/api/{role_path}" in url and not raced:
+            data = json.loads(body)
+            raced.append(fake.seed(role_path, **data))  # the other push's role, created just before ours
+            return clients.Response(
+                400, json.dumps({"name": [f"Role with this name {data['name']!r} already exists."]}).encode(), "application/json"
+            )
+        return fake(method, url, headers, body)
+
+    c = NautobotClient("https://dcim.example.org", V1, transport=transport) if fake.kind == "nautobot" else None
+    c = c or NetBoxClient("https://dcim.example.org/", V1, transport=transport, token_version="v1")
+    result = apply_push(conn(fake.kind), inventory(), client=c)
+    assert result.error == ""
+    taken = raced[0]
+    role_actions = {a["name"]: a for a in result.actions if a["kind"] == "role"}
+    assert role_actions[taken["name"]]["action"] in ("unchanged", "updated")
+    assert not [a for a in result.actions if a["action"] in ("failed", "skipped")]
+    users = [d for d in fake.all("dcim/devices/") if (d.get("role") or {}).get("id") == taken["id"]]
+    assert users  # the devices of that role point at the role that was there
+    assert len([r for r in fake.all(role_path) if r["name"] == taken["name"]]) == 1
