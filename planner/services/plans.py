@@ -247,10 +247,16 @@ def _entries(body: dict, owner, *, evaluate: bool = True, snapshot=None) -> list
                 entry.update(_figures(ev))
                 if design is not None:
                     entry["name"] = design.name
+                elif not (spec or {}).get("name"):
+                    entry["name"] = INLINE_NAME  # not "Untitled design": it is the phase's own, never saved
             entries.append(entry)
     if errors:
         raise SpecError(errors)
     return entries
+
+
+INLINE_NAME = "Inline design (not saved)"
+"""The name shown for a phase's inline DesignSpec that gives none."""
 
 
 def _put(errors: dict, path: tuple, message) -> None:

@@ -135,6 +135,15 @@ def test_plan_with_a_saved_design_timeline_and_sheet(ann_api):
     assert "Scratch" in text and "CAPACITY RUNS OUT" in text.upper() and str(YEAR + 1) in text and "Rack D #2" in text
 
 
+def test_inline_designs_are_named_as_inline_not_untitled(ann_api):
+    body = _body(phases=[{"year": YEAR, "add": [{"spec": SPEC_2}, {"spec": {**SPEC_2, "name": "Scratch rack"}}]}])
+    timeline = ann_api.get(_create(ann_api, body)["timeline_url"]).json()
+    assert [(d["label"], d["name"]) for d in timeline["designs"]] == [
+        ("Phase 1 design 1", "Inline design (not saved)"),
+        ("Scratch rack", "Scratch rack"),
+    ]
+
+
 def test_plan_documented_in_openapi(api):
     schema = api.get("/api/schema/", HTTP_ACCEPT="application/json").json()
     assert "/api/v1/plans/{id}/timeline/" in schema["paths"]
