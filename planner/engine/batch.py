@@ -696,11 +696,10 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     if rows is not None and (np.asarray(batch.groups["cc_bricks"]) > 0).any():
         batch = _expand_rows(batch)  # a measured client curve depends on the counts: no sharing
         rows = None
-    last = (lambda v: np.asarray(v).T) if n == 1 and rows is None else _design_last  # one design: any layout will do
-    b = {k: last(v) for k, v in batch.groups.items()}
-    d = {k: last(v) for k, v in batch.designs.items()}
-    parts = {k: last(v) for k, v in batch.parts.items()}
-    dparts = {k: last(v) for k, v in batch.dparts.items()}
+    b = {k: _design_last(v) for k, v in batch.groups.items()}
+    d = {k: _design_last(v) for k, v in batch.designs.items()}
+    parts = {k: _design_last(v) for k, v in batch.parts.items()}
+    dparts = {k: _design_last(v) for k, v in batch.dparts.items()}
     count = b["count"]  # (G, N): the one figure that always varies
     if count.shape[-1] != n:
         count = np.broadcast_to(count, count.shape[:-1] + (n,)).copy()

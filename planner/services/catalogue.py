@@ -131,8 +131,8 @@ class CatalogueSnapshot:
     price_lists: dict = field(default_factory=dict)
     resolved: dict = field(default_factory=dict, repr=False, compare=False)
     """Engine inputs resolved from this snapshot by slug alone (rack models, tuning profiles, price
-    lists, metadata cells as the catalogue has them), kept for the snapshot's life: they cannot change
-    while it lives. A user's snapshot (their templates added) shares the dict, as these do not
+    lists, metadata cells as the catalogue has them, catalogue parts' parameters), kept for the
+    snapshot's life: they cannot change while it lives. A user's snapshot (their templates added) shares the dict, as these do not
     depend on templates. See `planner.services.evaluation._resolved`."""
 
     def choices(self, kind: str, keep=None) -> list[str]:

@@ -114,11 +114,7 @@ def _raid(entry: dict, template, head, path: tuple, errors: dict) -> engine.Raid
 def _part(snap: CatalogueSnapshot, obj, params):
     """A catalogue part's engine parameters (`params(obj)`), kept in the snapshot by kind and slug:
     the same for every template and request while the snapshot lives."""
-    key = (params.__name__, obj.slug)
-    hit = snap.resolved.get(key)
-    if hit is None:
-        hit = snap.resolved[key] = params(obj)
-    return hit
+    return _resolved(snap, (params.__name__, obj.slug), lambda _errors: params(obj), {})
 
 
 def _form_factor(value: str) -> str:
@@ -462,33 +458,15 @@ def _fabric(spec: dict, errors: dict) -> engine.FabricParams | None:
     return engine.FabricParams(oversubscription=oversub, core_gbps=f.get("core_gbps"))
 
 
-def _merge_errors(into: dict, errors: dict) -> None:
-    """Add nested field errors (as `_put` records them) to `into`."""
-    for key, value in errors.items():
-        if key not in into:
-            into[key] = value
-        elif isinstance(value, dict):
-            _merge_errors(into[key], value)
-        elif isinstance(value, list) and value and isinstance(value[0], str):
-            into[key].extend(value)
-        else:
-            for i, item in enumerate(value):
-                while len(into[key]) <= i:
-                    into[key].append({})
-                _merge_errors(into[key][i], item)
-
-
 def _resolved(snap: CatalogueSnapshot, key: tuple, build, errors: dict):
-    """`build(errors)`, kept in the snapshot under `key` once it has resolved without an error (a
+    """`build(errors)`, kept in the snapshot under `key` once it has resolved without adding an error (a
     refusal is worked out again each time, so its messages always reach `errors`)."""
     hit = snap.resolved.get(key)
     if hit is not None:
         return hit
-    own: dict = {}
-    value = build(own)
-    if own:
-        _merge_errors(errors, own)
-    elif value is not None:
+    n_errors = len(str(errors))
+    value = build(errors)
+    if value is not None and len(str(errors)) == n_errors:
         snap.resolved[key] = value
     return value
 
