@@ -725,7 +725,7 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     server = PARTS.index("server")
 
     # the stage table, once per distinct option unless a measured client curve depends on the counts
-    stages = throughput.stage_limits(b, request_kib=d["request_kib"], paired=paired)
+    stages, survivor = throughput.stage_limits(b, request_kib=d["request_kib"], paired=paired, survivor=True)
     if (b["cc_bricks"] > 0).any():
         if stages.shape[-1] != n:
             stages = np.broadcast_to(stages, stages.shape[:-1] + (n,)).copy()
@@ -733,7 +733,11 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     eff = np.stack([b["eff_read"], b["eff_write"]])
     brick, limiting, back_eff = throughput.brick_delivery(stages, eff)  # (2, G, N or 1)
     net = stages[throughput.NETWORK]
-    pair_loss = 2.0 * brick - np.minimum(2.0 * back_eff, net)  # one OSS of a pair down: what the pair loses
+    # one OSS of a pair down: what the pair loses (its partner delivers the survivor back end for both
+    # bricks, through the network adapters of the servers left)
+    left = throughput.servers_left(b["servers_per_brick"])
+    pair = np.minimum(np.minimum(survivor * eff, left * net), 2.0 * stages[throughput.END_TO_END])
+    pair_loss = np.maximum(2.0 * brick - pair, 0.0)
     per_option = dict(
         stages=stages,
         brick_gbps=brick,

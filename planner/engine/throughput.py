@@ -52,10 +52,12 @@ def request_kib_at_controller(request_kib, controller_max_kib):
     return np.where(limit > 0, np.minimum(req, np.where(limit > 0, limit, 1.0)), req)
 
 
-def stage_limits(b, *, request_kib, paired):
+def stage_limits(b, *, request_kib, paired, survivor: bool = False):
     """Per-brick stage limits in GB/s, shape (S, 2) + the arrays' shape: [stage, (read, write), line, design].
 
-    `request_kib` and `paired` (per design) broadcast against the group arrays."""
+    `request_kib` and `paired` (per design) broadcast against the group arrays. With `survivor`,
+    also the back end of an HA pair with one OSS server down, (2,) + the arrays' shape (see
+    `survivor_backend`): returns (stages, survivor)."""
     inf = np.inf
     n = b["raid_data"]
     p = b["raid_parity"]
@@ -111,7 +113,46 @@ def stage_limits(b, *, request_kib, paired):
     out[6, 0] = b["net_count"] * b["net_gbps"] * servers
     out[6, 1] = out[6, 0]
     out[7] = inf  # filled by `measured_end_to_end` where a calibration measured a client curve
-    return out
+    if not survivor:
+        return out
+    return out, survivor_backend(
+        out, b, has_ctrl=has_ctrl, san=san, own_ports=own_ports, ports=ports, port_gbps=port_gbps, array_side=array_side
+    )
+
+
+def servers_left(servers_per_brick):
+    """An HA pair of bricks with one server down: the servers left, in bricks' worth of servers
+    ((2 x servers per brick - 1) / servers per brick; 1 for the usual one OSS a brick)."""
+    servers = np.maximum(servers_per_brick, 1.0)
+    return (2.0 * servers - 1.0) / servers
+
+
+def survivor_backend(stages, b, *, has_ctrl, san, own_ports, ports, port_gbps, array_side):
+    """One OSS server of an HA pair down: the back end (GB/s, before Lustre's efficiency) that the
+    pair's remaining server(s) deliver for both bricks, (2,) + the arrays' shape.
+
+    What belongs to the storage works for both bricks and counts twice: the disks, the expansion
+    links, the RAID controllers (they sit in the enclosures), and the host ports of storage cabled
+    to both servers (the survivor reaches each enclosure through half its ports, as its partner did).
+    What belongs to a server counts for the servers left, (2 x servers per brick - 1) / servers per
+    brick of one brick's figure: the storage-side adapters (HBAs, SAN NICs), software RAID (parity
+    computed by the servers) and, for a SAN, the server's own ports. A measured back end (one OSS's
+    obdfilter-survey) counts twice for the storage, capped by the data sheets' server-side stages."""
+    left = servers_left(b["servers_per_brick"])
+    shape = stages.shape[1:]
+    surv = np.empty(shape)
+    work = np.empty(shape)
+    np.multiply(stages[0], 2.0, out=surv)  # disks
+    np.minimum(surv, 2.0 * stages[1], out=surv)  # expansion links
+    np.minimum(surv, np.where(has_ctrl, 2.0, left) * stages[2], out=surv)  # RAID controllers, or software RAID
+    direct = np.minimum(2.0 * own_ports, left * ports) * port_gbps
+    host = np.where(san, np.minimum(left * ports * port_gbps, 2.0 * array_side), direct)
+    np.minimum(surv, host, out=surv)  # host links (the same for read and write)
+    server_side = np.multiply(left, stages[4], out=work)  # storage-side adapters
+    server_side = np.where(has_ctrl, server_side, np.minimum(server_side, left * stages[2]))  # and software RAID
+    np.minimum(surv, server_side, out=surv)
+    measured = stages[MEASURED]
+    return np.where(np.isfinite(measured), np.minimum(2.0 * measured, server_side), surv)
 
 
 def measured_end_to_end(stages, b, *, clients_per_brick):

@@ -153,6 +153,37 @@ def test_software_raid_jbod_is_limited_by_the_server_and_zfs_never_writes_partia
     assert _stage(ev, "raid_controller")["write_gbps"] == approx(2.0)
 
 
+def test_one_server_down_keeps_what_belongs_to_the_storage_and_loses_what_belongs_to_the_server():
+    """Two software-RAID JBOD bricks in an HA pair with one OSS down: the survivor computes the parity
+    for both JBODs, so the pair gets one server's software RAID (x efficiency), not two bricks' worth
+    less one network adapter; disks and host ports still count for both enclosures."""
+    jbod = _replace(f.HEAD, kind="jbod", controllers=0, controller_read_mbps=0, controller_write_mbps=0, controller_requests_per_s=0)
+    raidz = RaidLayout(level="raidz2", data=8, parity=2, groups=6, spares=0, segment_kib=128)
+    fast = _replace(f.NET, effective_gbps=12.0)  # the network does not hide the back end
+    brick = f.brick(count=2, head=jbod, raid=raidz, network=fast, software_raid_read_mbps=3000, software_raid_write_mbps=2000)
+    ev = evaluate(f.design(brick, failover="paired"))
+    assert ev.read_gbps == pytest.approx(2 * 3.0 * 0.9)  # each server's software RAID x Lustre's efficiency
+    assert ev.degraded["read_gbps"] == pytest.approx(3.0 * 0.9, abs=0.01)  # one server's software RAID for both
+    assert ev.degraded["write_gbps"] == pytest.approx(2.0 * 0.9, abs=0.01)
+    # a RAID head's controllers sit in the enclosures: the survivor drives both, and only its HBAs
+    # (2 x 6.7 GB/s) and its adapter (12 GB/s) are one server's
+    heads = evaluate(f.design(f.brick(count=2, network=fast), failover="paired"))
+    assert heads.read_gbps == pytest.approx(2 * 4.5)
+    assert heads.degraded["read_gbps"] == pytest.approx(2 * 4.5, abs=0.01)  # 2 x 5.0 x 0.9 = 9.0 < 12 and < 13.4 x 0.9
+    slow_hba = _replace(f.HBA, effective_gbps=3.0)
+    capped = evaluate(f.design(f.brick(count=2, network=fast, hba=slow_hba), failover="paired"))
+    assert capped.degraded["read_gbps"] == pytest.approx(2 * 3.0 * 0.9, abs=0.01)  # the survivor's own two HBAs
+
+
+def test_one_server_down_on_a_san_keeps_the_arrays_ports_but_not_the_servers():
+    fast_net = f.AdapterParams(slug="n", name="fast", kind="eth_nic", effective_gbps=12.0)
+    paired = evaluate(f.design(_replace(_san_brick(), count=2, network=fast_net), failover="paired"))
+    assert paired.read_gbps == pytest.approx(2 * 0.45 * 0.9)  # each array's controllers (450 MB/s) x efficiency
+    # the survivor reaches both arrays through its own four 1GbE ports (and its one NIC of four):
+    # 0.47 GB/s, where the two arrays' controllers and ports would give 0.9
+    assert paired.degraded["read_gbps"] == pytest.approx(4 * 0.1177 * 0.9, abs=0.01)
+
+
 def test_zfs_capacity_as_df_shows_it():
     # raidz2 of 10 x 8 TB, ashift 12: a 128 KiB block takes 32 data + 8 parity = 40 sectors, padded to 42;
     # ZFS reports 131072 / (42 x 4096 / 512) = 390 (integer) / 512 of the raw space
