@@ -5,6 +5,10 @@ A candidate is one brick line (a brick option: template, disk, expansions, adapt
 or two or three lines mixed, in the request's rack, tuning, failover, metadata placement and
 price list. Pure numpy.
 
+Brick counts: `max_count` caps the bricks of every candidate in all, its lines together (a single line
+has 1..max_count bricks). Mixes also have a cap per line (`pair_max_count`, `triple_max_count`): a
+two-line mix has 1..pair_max_count bricks on each line and at most max_count together.
+
 How the search is pruned (`solve`):
 
 - For a single line, usable capacity, read and write GB/s are non-decreasing in the brick count, and
@@ -45,7 +49,7 @@ EPS = 1e-9
 PAIR_BLOCK = 10**9  # ordering key of two-line mixes: after every single line
 TRIPLE_BLOCK = 2 * 10**9
 TRIPLE_MAX_OPTIONS = 6  # three-line mixes: at most this many options (those on the one- or two-line frontier) ...
-TRIPLE_MAX_COUNT = 8  # ... with 1 to 8 bricks on each line
+TRIPLE_MAX_COUNT = 8  # ... with 1 to 8 bricks on each line (per line; max_count still caps the three together)
 EVAL_ROWS = 20_000  # designs per evaluate_batch call (bounded memory)
 PROBES = 3  # evenly spaced probes per bisection round, besides the interpolation guesses
 
@@ -528,6 +532,15 @@ def _select(p: dict, targets: Targets, bound: float, limit: int, frontier_limit:
     return ranked, frontier if frontier_limit is None else frontier[:frontier_limit], int(front.sum())
 
 
+def _mix_counts(lines: int, per_line: int, total: int) -> np.ndarray:
+    """The brick counts a mix of `lines` lines is tried at, (n, lines): 1..per_line on each line and at most
+    `total` bricks in all, in the order of the brute-force enumeration (the last line's count varying fastest)."""
+    top = max(0, min(per_line, total - (lines - 1)))  # each other line takes at least one brick
+    grids = np.meshgrid(*[np.arange(1, top + 1)] * lines, indexing="ij")
+    grid = np.stack([gr.ravel() for gr in grids], axis=1).astype(np.int64).reshape(-1, lines)
+    return grid[grid.sum(axis=1) <= total]
+
+
 def solve_part(
     options: list[DesignInput],
     targets: Targets,
@@ -544,15 +557,17 @@ def solve_part(
     progress=None,
 ) -> Partial:
     """Search options `indices` (default: all) at counts 1..max_count, the `pairs` mixed at 1..pair_max_count
-    each and the `triples` at 1..triple_max_count each: a Partial holding the cheapest `limit` feasible
-    candidates and at least `frontier_limit` (default `limit`) frontier points below its price bound."""
+    each and the `triples` at 1..triple_max_count each, every mix with at most max_count bricks in all: a
+    Partial holding the cheapest `limit` feasible candidates and at least `frontier_limit` (default `limit`)
+    frontier points below its price bound."""
     frontier_limit = frontier_limit or limit
     indices = np.arange(len(options)) if indices is None else np.asarray(indices, dtype=np.int64)
     fixed = _Points()
     evaluated = 0
     feasible = 0
     stats: dict = {}
-    space = indices.size * max_count + len(pairs) * pair_max_count**2 + len(triples) * triple_max_count**3
+    space = indices.size * max_count + len(pairs) * len(_mix_counts(2, pair_max_count, max_count))
+    space += len(triples) * len(_mix_counts(3, triple_max_count, max_count))
 
     # single lines
     base = BatchInput.from_designs([options[i] for i in indices]) if indices.size else None
@@ -576,8 +591,9 @@ def solve_part(
             continue
         combos = np.asarray(combos, dtype=np.int64)
         lines = combos.shape[1]
-        grids = np.meshgrid(*[np.arange(1, top + 1)] * lines, indexing="ij")
-        grid = np.stack([gr.ravel() for gr in grids], axis=1)  # (top^lines, lines)
+        grid = _mix_counts(lines, top, max_count)
+        if not grid.shape[0]:  # max_count is fewer bricks than lines
+            continue
         mixed = [mix_design([options[i] for i in combo]) for combo in combos.tolist()]
         mixed_batch = BatchInput.from_designs(mixed)
         mixes = _Evaluator(mixed_batch, loss_rates(mixed, mixed_batch))
@@ -796,9 +812,10 @@ def solve(
 ) -> SolveResult:
     """The cheapest candidates meeting the targets (at most `limit`) and the start of the Pareto frontier, as
     the brute-force search over every option at counts 1..max_count, every pair at 1..pair_max_count each and
-    every triple at 1..triple_max_count each would find them. `triples=None`: the three-line mixes of options
-    on the one- and two-line frontier (see `triple_candidates`). `chunk_candidates` is kept for callers; the
-    evaluation is bounded by EVAL_ROWS designs at a time."""
+    every triple at 1..triple_max_count each would find them. `max_count` caps every candidate's bricks in all:
+    a mix's lines together have at most max_count bricks (pair_max_count and triple_max_count are per line).
+    `triples=None`: the three-line mixes of options on the one- and two-line frontier (see `triple_candidates`).
+    `chunk_candidates` is kept for callers; the evaluation is bounded by EVAL_ROWS designs at a time."""
     if not options:
         raise ValueError("no brick options to search")
 

@@ -27,7 +27,8 @@ from tests.engine import factories as f
 
 
 def brute(options, targets, *, max_count, limit, pairs=(), pair_max=0, triples=(), triple_max=0):
-    """Every candidate evaluated; frontier by comparing every pair of points."""
+    """Every candidate evaluated; frontier by comparing every pair of points. `max_count` caps every candidate's
+    bricks in all (a mix: `pair_max` or `triple_max` on each line, and at most `max_count` together)."""
     rows = []  # (ids, design, counts)
     for i, o in enumerate(options):
         rows += [((i, c, -1, 0, -1, 0), o, (c,)) for c in range(1, max_count + 1)]
@@ -35,6 +36,8 @@ def brute(options, targets, *, max_count, limit, pairs=(), pair_max=0, triples=(
         for combo in combos:
             design = mix_design([options[i] for i in combo])
             for counts in itertools.product(range(1, top + 1), repeat=len(combo)):
+                if sum(counts) > max_count:
+                    continue
                 ids = [-1, 0, -1, 0, -1, 0]
                 for j, (o, c) in enumerate(zip(combo, counts, strict=True)):
                     ids[2 * j], ids[2 * j + 1] = o, c
@@ -117,6 +120,8 @@ def test_pruned_search_equals_brute_force_on_random_spaces(seed):
     options = random_options(rng, int(rng.integers(1, 6)))
     targets = random_targets(rng)
     max_count, limit = int(rng.integers(5, 70)), int(rng.integers(1, 30))
+    if seed % 3 == 0:  # below the mixes' largest totals (6 + 6, 3 + 3 + 3): the cap on the total bricks bites
+        max_count = int(rng.integers(3, 9))
     pairs = [(0, 1)] if len(options) > 1 and rng.random() < 0.5 else []
     triples = [(0, 1, 2)] if len(options) > 2 and rng.random() < 0.5 else []
     expected = brute(options, targets, max_count=max_count, limit=limit, pairs=pairs, pair_max=6, triples=triples, triple_max=3)
@@ -198,3 +203,25 @@ def test_a_three_line_mix_is_the_cheapest_answer_when_no_one_or_two_lines_meet_t
     assert two_lines.ranked[0].price > best.price and two_lines.ranked[0].option3 is None
     expected = brute(options, targets, max_count=20, limit=3, pairs=pairs, pair_max=10, triples=[(0, 1, 2)], triple_max=TRIPLE_MAX_COUNT)
     assert_same(result, expected)
+
+
+def test_max_count_caps_the_total_bricks_of_single_lines_and_mixes_alike():
+    """max_count is the most bricks a design has in all: a two- or three-line mix keeps its per-line caps
+    (pair_max_count, triple_max_count) and has at most max_count bricks together; the space counts only those."""
+    caps = (4, 6, 9)
+    disks = [dataclasses.replace(f.DISK6, slug=f"x{c}", name=f"{c} TB", capacity_bytes=c * 1e12) for c in caps]
+    prices = dataclasses.replace(f.PRICES, unit_prices={**f.PRICES.unit_prices, **{("disk", f"x{c}"): 60 * c for c in caps}})
+    options = [dataclasses.replace(with_option(f.design(f.brick(count=1)), disk=d), prices=prices) for d in disks]
+    pairs, targets = [(0, 1), (0, 2), (1, 2)], Targets(usable_pib=0.3)
+    result = solve(options, targets, max_count=4, limit=500, pairs=pairs, pair_max_count=10, triples=None)
+    designs = result.ranked + result.frontier
+    assert designs and any(c.option3 is not None for c in designs) and any(c.option2 is not None and c.option3 is None for c in designs)
+    assert max(c.count + c.count2 + c.count3 for c in designs) == 4
+    # 3 options x 4 counts; 3 pairs x the 6 count pairs adding up to at most 4; one triple x its 4 count triples
+    assert result.candidates_evaluated == 3 * 4 + 3 * 6 + 1 * 4
+    expected = brute(options, targets, max_count=4, limit=500, pairs=pairs, pair_max=10, triples=[(0, 1, 2)], triple_max=TRIPLE_MAX_COUNT)
+    assert_same(result, expected)
+    # too few bricks for a mix: none is tried, and the single lines are still searched
+    two = solve(options, targets, max_count=2, limit=500, pairs=pairs, pair_max_count=10, triples=[(0, 1, 2)])
+    assert two.candidates_evaluated == 3 * 2 + 3 * 1 and all(c.option3 is None for c in two.ranked)
+    assert max(c.count + c.count2 for c in two.ranked) <= 2
