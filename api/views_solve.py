@@ -136,9 +136,17 @@ class SolveRequestSerializer(StrictFieldsMixin, serializers.Serializer):
     mixes = serializers.BooleanField(
         required=False,
         default=True,
-        help_text="Also try two brick lines mixed (1-30 bricks each) when at most 12 brick options are allowed.",
+        help_text="Also try two brick lines mixed (1-30 bricks on each line) when at most 12 brick options are allowed, "
+        "and three lines (1-8 on each) of the options on the one- and two-line frontier; a mix has at most max_bricks in all.",
     )
-    max_bricks = serializers.IntegerField(required=False, default=200, min_value=1, max_value=500, help_text="Largest brick count tried.")
+    max_bricks = serializers.IntegerField(
+        required=False,
+        default=200,
+        min_value=1,
+        max_value=500,
+        help_text="Most bricks a design may have in all, its brick lines together: a single line is tried at 1 to max_bricks "
+        "bricks, a mix of two or three lines at most max_bricks together.",
+    )
     limit = serializers.IntegerField(required=False, default=50, min_value=1, max_value=500, help_text="Results returned.")
 
     def validate(self, attrs):

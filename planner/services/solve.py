@@ -19,7 +19,7 @@ from .evaluation import design_resolve
 
 MAX_CANDIDATES = 20_000_000  # pruned: the catalogue's every template x disk x expansion count at 500 bricks fits
 MIX_MAX_OPTIONS = 12  # two-line mixes are tried when the request allows at most this many brick options
-MIX_MAX_COUNT = 30  # ... with 1 to 30 bricks on each line
+MIX_MAX_COUNT = 30  # ... with 1 to 30 bricks on each line (a cap per line: max_bricks caps the lines together)
 # a search is answered inline when its estimated cost is under the caller's work limit
 # (planner/services/budget.py); larger ones run as Celery tasks with progress
 
@@ -292,7 +292,7 @@ def _prepare(request: dict, user) -> dict:
             for j in range(i + 1, len(options))
             if described[i]["template"] != described[j]["template"] or described[i]["disk"] != described[j]["disk"]
         ]
-        pair_max = min(MIX_MAX_COUNT, max_bricks)
+        pair_max = min(MIX_MAX_COUNT, max_bricks)  # per line; the engine keeps each mix within max_bricks in all
     return {
         "request": request,
         "sized": sized,
@@ -586,7 +586,7 @@ def _explain_unmet(result, targets, options, described, max_bricks, pairs, pair_
             "max_loss_probability": row["loss_probability"],
         }[name]
         within = " and ".join(_within(k, given[k]) for k in given if k != name).replace(" and with ", " and ")
-        scope = within or f"with up to {max_bricks} bricks of the allowed options"
+        scope = within or f"with up to {max_bricks} bricks in all of the allowed options"
         text = (
             f"The {what} target ({bound} {_figure(name, target)}) cannot be met {scope}: "
             f"the best reachable is {_figure(name, value)}, {row['name']}."

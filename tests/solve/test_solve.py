@@ -44,11 +44,27 @@ def test_36_gbps_and_1_3_pib_without_metadata_is_study_rack_d(api):
     assert evaluated["price"]["total"] == pytest.approx(best["price"], abs=0.05)
 
 
+def test_max_bricks_caps_the_total_bricks_of_every_design_mixes_included(api):
+    """A tester's request: max_bricks 20 used to return mixes of 20 + 3 bricks. Every answer, one line or a mix of
+    two or three, now has at most 20 bricks in all, and the schema says max_bricks is that cap."""
+    body = api.post(URL, {"targets": {"usable_pib": 2, "read_gbps": 30, "write_gbps": 30}, "max_bricks": 20}, format="json").json()
+    assert body["results"] and body["frontier"]
+    designs = body["results"] + body["frontier"]
+    assert any(len(d["lines"]) > 1 for d in designs)  # mixes are still tried
+    for d in designs:
+        assert d["count"] == sum(line["count"] for line in d["lines"]) == sum(b["count"] for b in d["spec"]["bricks"])
+        assert d["count"] <= 20, d["name"]
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    ref = schema["paths"]["/api/v1/solve/"]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+    fields = schema["components"]["schemas"][ref.rsplit("/", 1)[1]]["properties"]
+    assert "in all" in fields["max_bricks"]["description"] and "at most max_bricks in all" in fields["mixes"]["description"]
+
+
 @pytest.mark.parametrize(
     "targets, constraint, fragment",
     [
         ({"usable_pib": 1.0, "read_gbps": 9, "budget": 100000}, "budget", "The budget target (at most 100,000 USD) cannot be met"),
-        ({"read_gbps": 5000}, "read_gbps", "read throughput target (at least 5,000.0 GB/s) cannot be met with up to 60 bricks"),
+        ({"read_gbps": 5000}, "read_gbps", "read throughput target (at least 5,000.0 GB/s) cannot be met with up to 60 bricks in all"),
         ({"usable_pib": 1.0, "max_racks": 1, "read_gbps": 400}, "read_gbps", "with at least 1.00 PiB usable and within 1 rack"),
     ],
 )
