@@ -3,7 +3,7 @@ the parsed table and the fit; list, fetch and delete your own."""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.response import Response
 
@@ -57,6 +57,14 @@ class CalibrationUploadSerializer(serializers.Serializer):
 
 class CalibrationSerializer(serializers.ModelSerializer):
     """A calibration of a brick template from uploaded obdfilter-survey and/or IOR output: what was measured and what the model takes from it."""
+
+    ior_bricks = serializers.SerializerMethodField(
+        help_text="How many bricks (OSS) the file system IOR ran against had; null when no IOR output was uploaded."
+    )
+
+    @extend_schema_field(serializers.IntegerField(allow_null=True, min_value=1))
+    def get_ior_bricks(self, obj) -> int | None:
+        return obj.ior_bricks if obj.ior_name or obj.ior_text else None
 
     class Meta:
         model = Calibration

@@ -172,10 +172,33 @@ def throughput_at(fit: dict, count: float) -> float:
     return float(min(usl(count, fit["lam"], fit["sigma"], fit["kappa"]), fit["peak_gbps"]))
 
 
+FLAGS = ("SHORT", "ERROR")
+"""What obdfilter-survey prints in place of a case's per-OST [min, max]: ERROR when a test thread failed,
+SHORT when it collected no per-OST statistics for the case (lustre-iokit's obdfilter-survey script). Either
+way the aggregate is not a complete measurement, even when a rate is printed before the flag."""
+
+
+def flagged(rows, operation: str) -> list:
+    """The cases whose `operation` result obdfilter-survey flagged SHORT or ERROR: (line, OSTs, flag)."""
+    out = []
+    for r in rows:
+        flag = ((r.results.get(operation) or {}).get("flag") or "").upper()
+        if flag in FLAGS:
+            out.append((r.line, r.osts, flag))
+    return out
+
+
 def sweep_points(rows, operation: str, osts: int | None = None) -> tuple[list[float], list[float]]:
     """(threads, GB/s) from obdfilter-survey rows of one OST count (all when `osts` is None):
-    every case is a point, so several object counts at one thread count all count."""
-    points = sorted((float(r.threads), v) for r in rows if (osts is None or r.osts == osts) and (v := r.gbps(operation)) is not None)
+    every case is a point, so several object counts at one thread count all count. Results flagged
+    SHORT or ERROR are left out (see `FLAGS`)."""
+    points = sorted(
+        (float(r.threads), v)
+        for r in rows
+        if (osts is None or r.osts == osts)
+        and (v := r.gbps(operation)) is not None
+        and ((r.results.get(operation) or {}).get("flag") or "").upper() not in FLAGS
+    )
     return [p[0] for p in points], [p[1] for p in points]
 
 
