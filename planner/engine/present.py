@@ -314,13 +314,26 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
     sources = {"tuning": design.tuning.slug, "price_list": design.prices.slug}
     if design.calibration:
         sources["calibration"] = design.calibration
-        if not design.calibration.get("applied_to"):
+        name = design.calibration["name"]
+        not_applied = design.calibration.get("not_applied", [])
+        if not design.calibration.get("applied_to") and not not_applied:
             warnings.append(
-                f"Calibration '{design.calibration['name']}' is for {design.calibration['brick_template']} bricks; "
+                f"Calibration '{name}' is for {design.calibration['brick_template']} bricks; "
                 "no brick of this design uses that template, so nothing was changed."
             )
-        for op in design.calibration.get("unmeasured", []):
-            warnings.append(f"Calibration '{design.calibration['name']}' measured no {op}s: {op}s use the data sheets' figures.")
+        for line in not_applied:
+            warnings.append(
+                f"Calibration '{name}' is not used for line {line['line']} ({line['template']}): its parts behind the OSS differ from "
+                f"the brick the calibration measured ({'; '.join(line['differs'])}), so that line keeps its data sheets' figures."
+            )
+        refused = design.calibration.get("refused", {})
+        for op in design.calibration.get("unmeasured", []) if design.calibration.get("applied_to") else []:
+            if op in refused:
+                warnings.append(
+                    f"Calibration '{name}' measured {op}s but they were refused, so {op}s use the data sheets' figures: {refused[op]}"
+                )
+            else:
+                warnings.append(f"Calibration '{name}' measured no {op}s: {op}s use the data sheets' figures.")
     usable = float(res.usable_bytes[row])
     n_lines = len(design.bricks)
     sustained = [float(batch.groups["disk_read_mbps"][row, j]) for j in range(n_lines)]

@@ -46,6 +46,20 @@ def mibps_to_gbps(mibps):
     return mibps * MIB / GB
 
 
+PCIE_LANE_GBPS = {1: 0.25, 2: 0.5, 3: 128 / 130, 4: 2 * 128 / 130, 5: 4 * 128 / 130}
+"""Raw payload of one PCIe lane in GB/s per direction, by generation: 2.5, 5, 8, 16 and 32 GT/s
+(PCI-SIG base specifications), with 8b/10b line code up to 2.0 and 128b/130b from 3.0."""
+
+
+def pcie_slot_gbps(adapter_gbps: float, adapter_gen: int, slot_gen: int) -> float:
+    """An adapter's usable PCIe payload (`adapter_gbps`, at its own generation) in a slot of an older
+    generation: scaled by the lanes' raw rates, so the adapter keeps its share after protocol overhead.
+    Unchanged when the slot is as new or newer, or a generation is unknown."""
+    if slot_gen >= adapter_gen or slot_gen not in PCIE_LANE_GBPS or adapter_gen not in PCIE_LANE_GBPS:
+        return adapter_gbps
+    return adapter_gbps * PCIE_LANE_GBPS[slot_gen] / PCIE_LANE_GBPS[adapter_gen]
+
+
 def link_payload_gbps(lanes: float, lane_gbit: float, efficiency: float) -> float:
     """Payload of a link in GB/s: lanes x signalling Gb/s per lane x efficiency / 8 bits."""
     return lanes * lane_gbit * efficiency / 8.0

@@ -29,7 +29,7 @@ from django.db.models import Q
 
 from hardware_catalog import models as cat
 from planner import engine
-from planner.engine.units import link_payload_gbps
+from planner.engine.units import link_payload_gbps, pcie_slot_gbps
 
 
 def disk_params(d: cat.Disk) -> engine.DiskParams:
@@ -66,6 +66,17 @@ def adapter_params(a: cat.Adapter) -> engine.AdapterParams:
         port_gbps=min(port, a.pcie_effective_gbps),
         cable=accessory_params(a.cable),
     )
+
+
+def adapter_in_slot(a: cat.Adapter, server: cat.Server) -> engine.AdapterParams:
+    """An adapter as it works in `server`'s PCIe slots: a card of a newer PCIe generation than the
+    server's runs at the server's (a PCIe 4.0 HDR card in a PCIe 3.0 slot moves about half its own
+    PCIe payload), so its payload and each port's are capped there."""
+    params = adapter_params(a)
+    slot = pcie_slot_gbps(a.pcie_effective_gbps, a.pcie_gen, server.pcie_gen)
+    if slot >= a.pcie_effective_gbps:
+        return params
+    return dataclasses.replace(params, effective_gbps=min(params.effective_gbps, slot), port_gbps=min(params.per_port_gbps, slot))
 
 
 def enclosure_params(e: cat.Enclosure) -> engine.EnclosureParams:

@@ -17,6 +17,7 @@ from planner.spec import SpecError, normalise_spec, raid_parity, raid_parity_pro
 from .catalogue import (
     CatalogueSnapshot,
     accessory_params,
+    adapter_in_slot,
     adapter_params,
     catalogue_snapshot,
     disk_params,
@@ -117,6 +118,12 @@ def _part(snap: CatalogueSnapshot, obj, params):
     return _resolved(snap, (params.__name__, obj.slug), lambda _errors: params(obj), {})
 
 
+def _in_slot(snap: CatalogueSnapshot, adapter, server):
+    """An adapter's engine parameters as it works in `server`'s PCIe slots (see `adapter_in_slot`),
+    kept in the snapshot by adapter and server."""
+    return _resolved(snap, ("adapter_in_slot", adapter.slug, server.slug), lambda _errors: adapter_in_slot(adapter, server), {})
+
+
 def _form_factor(value: str) -> str:
     return f"{value}-inch"
 
@@ -204,9 +211,9 @@ def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str
         count=entry["count"],
         server=_part(snap, server, server_params),
         servers_per_brick=template.servers_per_brick,
-        hba=_part(snap, template.hba, adapter_params) if template.hba else None,
+        hba=_in_slot(snap, template.hba, server) if template.hba else None,
         hba_count=hba_count,
-        network=_part(snap, adapter, adapter_params),
+        network=_in_slot(snap, adapter, server),
         network_count=adapters_per_server,
         head=_part(snap, head, enclosure_params),
         expansion=_part(snap, expansion, enclosure_params) if expansion is not None else None,
@@ -387,17 +394,30 @@ def _calibration(spec: dict, user, errors: dict):
     return cal
 
 
-def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[list, dict]:
+def _apply_calibration(groups: list, cal, tuning: engine.TuningParams, snap: CatalogueSnapshot | None = None) -> tuple[list, dict]:
+    """Give the calibration's figures to the lines of its template whose parts behind the OSS are those it
+    measured; a line that differs (its own disk, RAID layout, expansions...) keeps its data sheets' figures
+    and is listed in `not_applied` with what differs."""
     import dataclasses
 
-    from .calibrations import calibration_figures
+    from .calibrations import brick_hardware, calibration_figures, calibration_measured_brick, calibration_refused, hardware_differences
 
     applied = calibration_figures(cal, tuning.software_read_efficiency, tuning.software_write_efficiency)
-    out, used = [], []
-    for group in groups:
+    default = None
+    if not cal.fit.get("brick") and snap is not None and cal.brick_template in snap.templates:
+        entry = {"template": cal.brick_template, "count": 1}
+        default = _brick_group(snap, entry, 0, _failover(snap, {"bricks": [entry]}), {})
+    measured_brick = calibration_measured_brick(cal, default)
+    out, used, not_applied = [], [], []
+    for i, group in enumerate(groups):
         if group.template == cal.brick_template:
-            group = dataclasses.replace(group, **applied["figures"], sources={**group.sources, **applied["sources"]})
-            used.append(group.template)
+            differs = hardware_differences(measured_brick, brick_hardware(group)) if measured_brick else []
+            if differs:
+                not_applied.append({"line": i + 1, "template": group.template, "differs": differs})
+            else:
+                group = dataclasses.replace(group, **applied["figures"], sources={**group.sources, **applied["sources"]})
+                if group.template not in used:
+                    used.append(group.template)
         out.append(group)
     measured = sorted(applied["sources"])
     replaced = {op for op in ("read", "write") if f"measured_backend_{op}" in applied["sources"]}
@@ -413,6 +433,8 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams) -> tuple[
         + [f"software_efficiency_{op}" for op in ("read", "write") if f"software_efficiency_{op}" not in measured],
         "stages": applied["stages"],
         "unmeasured": [op for op in ("read", "write") if "all stages" in applied["stages"].get(op, {})],
+        "refused": {op: why for op, why in calibration_refused(cal).items() if "all stages" in applied["stages"].get(op, {})},
+        "not_applied": not_applied,
         "sources": applied["sources"],
     }
     return out, info
@@ -513,7 +535,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     notes = _link_notes(snap, spec["rack"], groups)
     calibration_info = None
     if calibration is not None:
-        groups, calibration_info = _apply_calibration(groups, calibration, tuning)
+        groups, calibration_info = _apply_calibration(groups, calibration, tuning, snap)
     return engine.DesignInput(
         name=spec.get("name") or "Untitled design",
         bricks=tuple(groups),
@@ -531,35 +553,93 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
 
 
 def _link_notes(snap: CatalogueSnapshot, rack_slug: str, groups: list) -> tuple[str, ...]:
-    """A warning per InfiniBand adapter faster than the rack model's fastest InfiniBand switch.
+    """Warnings about the links of the lines' adapters, each once per design:
 
-    Such a link trains down to the switch's rate. The figures are not capped: a rack model's leaf
-    switch stands for the site's network, and a site with EDR adapters has EDR switches; the warning
-    says what the network stage would be at the switch's rate, so the architect can pick a rack model
-    whose switch matches, or check that the site's does."""
-    rack = snap.racks.get(rack_slug)
-    if rack is None:
-        return ()
-    leaf = [rs.switch for rs in rack.rack_switches.all() if rs.switch.kind == cat.Switch.Kind.INFINIBAND]
-    if not leaf:
-        return ()
-    switch = max(leaf, key=lambda sw: sw.port_gbps)
+    - an adapter of a newer PCIe generation than its server's slots: its figures are capped at the
+      slot's rate (see `adapter_in_slot`), and the warning says so;
+    - a network adapter with no switch of its kind in the rack model (Ethernet adapters and a rack with
+      only InfiniBand and 1 GbE management switches, say): the bill of materials buys no switch for
+      them, so the price is short of one; the warning names rack models that have one;
+    - an InfiniBand adapter faster than the rack model's fastest InfiniBand switch: such a link trains
+      down to the switch's rate. The figures are not capped: a rack model's leaf switch stands for the
+      site's network, and a site with EDR adapters has EDR switches; the warning says what the network
+      stage would be at the switch's rate, so the architect can pick a rack model whose switch
+      matches, or check that the site's does."""
     notes, seen = [], set()
     for group in groups:
+        server = snap.servers.get(group.server.slug)
+        for role, params in (("storage adapter", group.hba), ("network adapter", group.network)):
+            adapter = snap.adapters.get(params.slug) if params is not None else None
+            if adapter is None or server is None or (adapter.slug, server.slug) in seen:
+                continue
+            seen.add((adapter.slug, server.slug))
+            if params.effective_gbps < adapter.effective_gbps - 1e-9:
+                notes.append(
+                    f"{adapter.name} is a PCIe {adapter.pcie_gen}.0 x{adapter.pcie_lanes} card; in the {server.name}'s PCIe {server.pcie_gen}.0 "
+                    f"slots it moves at most {params.effective_gbps:.1f} GB/s, not {adapter.effective_gbps:.1f}: the {group.name}'s "
+                    f"{'server' if role == 'storage adapter' else 'network'} stage is taken at that."
+                )
+    rack = snap.racks.get(rack_slug)
+    if rack is None:
+        return tuple(notes)
+    switches = [rs.switch for rs in rack.rack_switches.all()]
+    done = set()
+    for group in groups:
         adapter = snap.adapters.get(group.network.slug)
-        if adapter is None or adapter.kind != cat.Adapter.Kind.IB_HCA or adapter.slug in seen:
+        if adapter is None or adapter.slug in done:
             continue
-        seen.add(adapter.slug)
+        done.add(adapter.slug)
+        fabric = _fabric_of(adapter)
+        if fabric is None:
+            continue
+        if not _serves(switches, fabric, adapter):
+            others = [r.name for r in snap.racks.values() if _serves([rs.switch for rs in r.rack_switches.all()], fabric, adapter)]
+            names = sorted({sw.name for sw in switches})
+            have = "only the " + " and the ".join(names) if names else "no switches"
+            notes.append(
+                f"{adapter.name} needs {'an InfiniBand' if fabric == cat.Switch.Kind.INFINIBAND else 'an Ethernet'} switch"
+                + (f" of at least {adapter.port_gbps:g} Gb/s a port" if fabric == cat.Switch.Kind.ETHERNET else "")
+                + f", and the {rack.name} carries {have}: the bill of materials buys no switch for these adapters and the price leaves "
+                "it out. "
+                + (
+                    f"Choose a rack model with one ({', '.join(others)}) or add the site's switches."
+                    if others
+                    else "Add the site's switches to the price."
+                )
+            )
+            continue
+        if fabric != cat.Switch.Kind.INFINIBAND:
+            continue
+        switch = max((sw for sw in switches if sw.kind == fabric), key=lambda sw: sw.port_gbps)
         if adapter.port_gbps <= switch.port_gbps * 1.02:  # same generation (FDR card 56.25, FDR switch 56 Gb/s)
             continue
-        trained = min(adapter.link_gbps_at(switch.port_gbps), adapter.pcie_effective_gbps)
+        trained = min(adapter.link_gbps_at(switch.port_gbps), group.network.effective_gbps)
         notes.append(
             f"{adapter.name} ({adapter.port_gbps:g} Gb/s a port) is faster than the {switch.name} ({switch.port_gbps:g} Gb/s ports) of the {rack.name}: "
             f"through that switch the links train down to {switch.port_gbps:g} Gb/s, {trained:.1f} GB/s an adapter instead of "
-            f"{adapter.effective_gbps:.1f}. The figures assume switches as fast as the adapters; choose a rack model with such a switch, "
+            f"{group.network.effective_gbps:.1f}. The figures assume switches as fast as the adapters; choose a rack model with such a switch, "
             "or read the network stage at the lower rate."
         )
     return tuple(notes)
+
+
+def _fabric_of(adapter) -> str | None:
+    """The kind of switch a network adapter plugs into (None: not a network adapter)."""
+    if adapter.kind == cat.Adapter.Kind.IB_HCA:
+        return cat.Switch.Kind.INFINIBAND
+    if adapter.kind == cat.Adapter.Kind.ETH_NIC:
+        return cat.Switch.Kind.ETHERNET
+    return None
+
+
+def _serves(switches, fabric: str, adapter) -> bool:
+    """Whether one of `switches` takes `adapter`'s links: any InfiniBand switch for an HCA (a faster or
+    slower generation trains to the common rate, warned about separately); an Ethernet switch whose
+    ports are at least as fast as the adapter's for a NIC (a faster port takes slower links through
+    breakout cables or adapters)."""
+    if fabric == cat.Switch.Kind.INFINIBAND:
+        return any(sw.kind == fabric for sw in switches)
+    return any(sw.kind == fabric and sw.port_gbps >= adapter.port_gbps for sw in switches)
 
 
 def design_evaluate(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.Evaluation:

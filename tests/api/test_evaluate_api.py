@@ -166,7 +166,7 @@ def test_evaluate_clients_must_have_a_network_adapter(api):
 
 def test_evaluate_unknown_slugs_list_the_choices(api):
     body = api.post(URL, {"bricks": [{"template": "md3460-performance", "count": 1}], "rack": "rack-99u"}, format="json").json()
-    assert body == {"rack": ["unknown rack 'rack-99u'; known: rack-42u, rack-48u"]}
+    assert body == {"rack": ["unknown rack 'rack-99u'; known: rack-42u, rack-42u-eth100, rack-48u"]}
     long_slug = "x" * 80
     body = api.post(URL, {"bricks": [{"template": long_slug, "count": 1}]}, format="json").json()
     assert len(body["bricks"][0]["template"][0]) < 300
@@ -241,3 +241,47 @@ def test_an_adapter_faster_than_the_racks_leaf_switch_is_warned_about_and_the_fi
     edr_net = next(s for s in edr["stages"] if s["stage"] == "network")
     fdr_net = next(s for s in as_fdr["stages"] if s["stage"] == "network")
     assert edr_net["read_gbps"] > 1.8 * fdr_net["read_gbps"]  # not capped: the warning says so instead
+
+
+def _network_stage(body):
+    return next(s for s in body["stages"] if s["stage"] == "network")
+
+
+def test_a_newer_pcie_card_in_an_older_servers_slot_works_at_the_slots_rate(api):
+    """An HDR HCA is a PCIe 4.0 x16 card (26 GB/s usable); the R6415 of the jbod-zfs template has PCIe
+    3.0 slots: 26 x 0.985 / 1.969 = 13.0 GB/s, not the 21.25 of its 200 Gb/s port."""
+    spec = {"bricks": [{"template": "jbod-zfs", "count": 2, "adapter": "ib-hdr"}], "metadata": {"placement": "none"}}
+    body = api.post(URL, spec, format="json").json()
+    assert _network_stage(body)["read_gbps"] == pytest.approx(13.0, abs=0.01)
+    notes = [w for w in body["warnings"] if "PCIe 4.0 x16" in w]
+    assert len(notes) == 1 and "PCIe 3.0" in notes[0] and "13.0 GB/s, not 21.2" in notes[0], body["warnings"]
+    # and an FDR card (PCIe 3.0 x8) in the R510's PCIe 2.0 slots: 6.0 x 0.5 / 0.985
+    r510 = api.post(
+        URL, {"bricks": [{"template": "r510-internal", "count": 2, "adapter": "ib-fdr"}], "metadata": {"placement": "none"}}, format="json"
+    ).json()
+    assert _network_stage(r510)["read_gbps"] == pytest.approx(6.0 * 0.5 / (128 / 130), abs=0.01)
+    # a card of the server's own generation is left alone
+    edr = api.post(URL, {"bricks": [{"template": "jbod-zfs", "count": 2}], "metadata": {"placement": "none"}}, format="json").json()
+    assert not [w for w in edr["warnings"] if "PCIe" in w]
+
+
+def test_network_adapters_without_a_switch_of_their_kind_in_the_rack_are_warned_about(api):
+    """Ethernet adapters in a rack model whose data switch is InfiniBand: the bill buys no switch for
+    them. The 100GbE rack model carries one (and then warns about InfiniBand HCAs instead)."""
+    eth = {"bricks": [{"template": "jbod-zfs", "count": 2, "adapter": "eth-100g"}], "metadata": {"placement": "none"}}
+    body = api.post(URL, eth, format="json").json()
+    notes = [w for w in body["warnings"] if "needs an Ethernet switch" in w]
+    assert len(notes) == 1 and "at least 100 Gb/s" in notes[0] and "42U rack, 100GbE" in notes[0], body["warnings"]
+    in_eth_rack = api.post(URL, {**eth, "rack": "rack-42u-eth100"}, format="json").json()
+    assert not [w for w in in_eth_rack["warnings"] if "needs an" in w]
+    switches = {line["item"] for line in in_eth_rack["price"]["lines"] if line["kind"] == "switch"}
+    assert switches == {"eth-sn2700", "eth-n2048"}
+    ib_in_eth_rack = api.post(
+        URL,
+        {"bricks": [{"template": "md3460-performance", "count": 2}], "metadata": {"placement": "none"}, "rack": "rack-42u-eth100"},
+        format="json",
+    ).json()
+    assert [w for w in ib_in_eth_rack["warnings"] if "needs an InfiniBand switch" in w], ib_in_eth_rack["warnings"]
+    # 4 x 1 GbE to the clients (the iSCSI brick) is served by the rack's 1 GbE switch
+    iscsi = api.post(URL, {"bricks": [{"template": "iscsi-ps6500", "count": 2}], "metadata": {"placement": "none"}}, format="json").json()
+    assert not [w for w in iscsi["warnings"] if "needs an" in w]

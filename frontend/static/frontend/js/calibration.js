@@ -75,7 +75,9 @@
       table.hidden = false;
       const applied = after.sources.calibration && after.sources.calibration.applied_to.length;
       const name = (stage) => stage.replace(/_/g, " ");
-      status.textContent = applied ? `With the calibration: read limited by ${after.bottleneck.read_label || name(after.bottleneck.read)}, write by ${after.bottleneck.write_label || name(after.bottleneck.write)}.` : "This design has no brick of the calibrated template: nothing changes.";
+      status.textContent = applied ? `With the calibration: read limited by ${after.bottleneck.read_label || name(after.bottleneck.read)}, write by ${after.bottleneck.write_label || name(after.bottleneck.write)}.` : (after.sources.calibration && (after.sources.calibration.not_applied || []).length
+          ? "No line of this design has the parts the calibration measured (see the warnings): nothing changes."
+          : "This design has no brick of the calibrated template: nothing changes.");
     } catch (err) {
       status.textContent = `Could not evaluate: ${err.message}`;
     }
