@@ -145,14 +145,19 @@ def survivor_backend(stages, b, *, has_ctrl, san, own_ports, ports, port_gbps, a
     np.multiply(stages[0], 2.0, out=surv)  # disks
     np.minimum(surv, 2.0 * stages[1], out=surv)  # expansion links
     np.minimum(surv, np.where(has_ctrl, 2.0, left) * stages[2], out=surv)  # RAID controllers, or software RAID
-    direct = np.minimum(2.0 * own_ports, left * ports) * port_gbps
-    host = np.where(san, np.minimum(left * ports * port_gbps, 2.0 * array_side), direct)
+    host = np.minimum(2.0 * own_ports, left * ports) * port_gbps  # direct-attached: half the survivor's ports each
+    if san.any():
+        host = np.where(san, np.minimum(left * ports * port_gbps, 2.0 * array_side), host)
     np.minimum(surv, host, out=surv)  # host links (the same for read and write)
     server_side = np.multiply(left, stages[4], out=work)  # storage-side adapters
-    server_side = np.where(has_ctrl, server_side, np.minimum(server_side, left * stages[2]))  # and software RAID
+    if not has_ctrl.all():
+        server_side = np.where(has_ctrl, server_side, np.minimum(server_side, left * stages[2]))  # and software RAID
     np.minimum(surv, server_side, out=surv)
     measured = stages[MEASURED]
-    return np.where(np.isfinite(measured), np.minimum(2.0 * measured, server_side), surv)
+    has = np.isfinite(measured)
+    if not has.any():
+        return surv
+    return np.where(has, np.minimum(2.0 * measured, server_side), surv)
 
 
 def measured_end_to_end(stages, b, *, clients_per_brick):
