@@ -474,13 +474,14 @@ METADATA_STEMS = {"mds": "mds", "mgs": "mgs", "management": "mgmt", "metadata": 
 
 
 def _line_numbers(bricks) -> tuple[list[int], list[int]]:
-    """First brick number and first HA pair number of each line, as the layout numbers them."""
+    """First brick number and first HA pair number of each line, as the layout numbers them (lines
+    whose disks sit inside their servers have no pairs)."""
     numbers, pairs, n, p = [], [], 1, 1
     for group in bricks:
         numbers.append(n)
         pairs.append(p)
         n += group.count
-        p += (group.count + 1) // 2
+        p += (group.count + 1) // 2 if not group.head.is_internal else 0
     return numbers, pairs
 
 
@@ -512,7 +513,7 @@ def build_inventory(design, evaluation, snap, *, prefix: str = "", switches: dic
     standby_of_pair = {}
     if paired:
         for j, group in enumerate(design.bricks):
-            if group.count % 2:
+            if group.count % 2 and not group.head.is_internal:
                 standby_of_pair[f"HA {pair_starts[j] + (group.count - 1) // 2}"] = (j, numbers[j] + group.count - 1)
 
     racks: list[Rack] = []

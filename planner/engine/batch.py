@@ -750,6 +750,9 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
         per_brick=per_brick,
         per_standby=per_standby,
     )
+    # HA pairing per line: a design's `paired` pairs the lines whose storage a partner can reach, not
+    # those that keep their disks inside their server (internal bays)
+    line_paired = np.logical_and(paired, b["kind_code"] != KIND_INTERNAL)  # (G, N or 1)
     if rows is not None:  # options -> designs: gather what the count-dependent part reads
 
         def pick(a):
@@ -757,8 +760,8 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
                 return a[..., :1]  # the same for every option: one column, broadcast
             return np.take(a, rows, axis=-1)
 
-        brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures = map(
-            pick, (brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures)
+        brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures, line_paired = map(
+            pick, (brick, pair_loss, osts_brick, brick_usable, brick_bytes, disks_brick, enclosures, line_paired)
         )
         brick_power, brick_weight, brick_price, standby_power, standby_weight, standby_price = map(
             pick, (brick_power, brick_weight, brick_price, standby_power, standby_weight, standby_price)
@@ -769,7 +772,7 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
         per_brick, per_standby = pick(per_brick[server : server + 1])[0], pick(per_standby[server : server + 1])[0]
     else:
         per_brick, per_standby = per_brick[server], per_standby[server]
-    paired = d["paired"]
+    all_paired, none_paired = bool(line_paired.all()), not line_paired.any()
 
     # per design: everything below scales with the counts, written into two blocks
     gn = (n_lines, n)
@@ -802,21 +805,19 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     np.less(clients, t2n, out=f2)
     np.copyto(system_limit, 1, where=f2)
 
-    # one OSS server down: its HA partner serves both bricks through one server and network adapter
+    # one OSS server down: on a paired line its HA partner serves both bricks (the survivor back end,
+    # through the network adapters of the servers left); on an unpaired line the brick is lost
     loss = t2g
     loss.fill(0.0)
-    one_failover = paired.shape[-1] == 1
-    if not one_failover or paired[0]:
+    if not none_paired:
         np.greater_equal(count, 2, out=fg)
+        if not all_paired:
+            np.logical_and(fg, line_paired, out=fg)
         np.copyto(loss, pair_loss, where=fg)
-    if not one_failover:
-        unpaired = work.take(2, *gn)
-        unpaired.fill(0.0)
+    if not all_paired:
         np.greater(count, 0, out=fg)
-        np.copyto(unpaired, brick, where=fg)
-        np.copyto(loss, unpaired, where=~paired)
-    elif not paired[0]:
-        np.greater(count, 0, out=fg)
+        if not none_paired:
+            np.logical_and(fg, ~line_paired, out=fg)
         np.copyto(loss, brick, where=fg)
     degraded = res.take(2, n)
     np.subtract(bricks_sum, np.maximum.reduce(loss, axis=1, out=t2n), out=degraded)
@@ -828,11 +829,11 @@ def evaluate_batch(batch: BatchInput) -> BatchResult:
     np.multiply(count, 0.5, out=tg)
     np.subtract(tg, np.floor(tg, out=tg2), out=tg)
     np.equal(tg, 0.5, out=fg)
-    if not one_failover:
-        np.logical_and(fg, paired, out=fg)
-    if one_failover and not paired[0]:
+    if none_paired:
         standby.fill(0.0)
     else:
+        if not all_paired:
+            np.logical_and(fg, line_paired, out=fg)
         np.copyto(standby, fg)
 
     # rack fit

@@ -284,7 +284,7 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
     the blanking panels closing its free units."""
     rack = design.rack
     pack = result.pack
-    paired = design.failover == "paired"
+    paired = [design.failover == "paired" and not group.head.is_internal for group in design.bricks]  # per line (see batch)
     racks: list[list[_Block]] = [[]]
     metadata_block = _metadata_block(design)
     if metadata_block is not None and design.placement == "in_rack":
@@ -293,7 +293,7 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
     for j, group in enumerate(design.bricks):
         numbers[j], pairs[j] = counter, pair_counter
         counter += group.count
-        pair_counter += (group.count + 1) // 2 if paired else 0
+        pair_counter += (group.count + 1) // 2 if paired[j] else 0
     parts = batch.parts
     for pos, j in enumerate(pack["order"][row].tolist()):
         if j >= len(design.bricks):
@@ -302,7 +302,7 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
         devices = _brick_devices(design, parts, row, j)
 
         def tag(k: int, j: int = j) -> str | None:
-            return f"HA {pairs[j] + k // 2}" if paired else None
+            return f"HA {pairs[j] + k // 2}" if paired[j] else None
 
         blocks = [
             _Block(

@@ -306,11 +306,15 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
     racks_out = _rack_rows(design, layouts, warnings)
     price = _price(design, batch, res, row, warnings)
 
-    degraded_note = (
-        "one OSS server down: its HA partner serves both bricks through one server and network adapter"
-        if design.failover == "paired"
-        else "one OSS server down without failover: its brick's OSTs are offline until it returns"
-    )
+    if design.failover != "paired":
+        degraded_note = "one OSS server down without failover: its brick's OSTs are offline until it returns"
+    elif any(g.head.is_internal for g in design.bricks):
+        degraded_note = (
+            "one OSS server down, the worst case over the lines: on a paired line its HA partner serves both bricks through one "
+            "server and network adapter; on a line of internal bays its brick's OSTs are offline until it returns"
+        )
+    else:
+        degraded_note = "one OSS server down: its HA partner serves both bricks through one server and network adapter"
     sources = {"tuning": design.tuning.slug, "price_list": design.prices.slug}
     if design.calibration:
         sources["calibration"] = design.calibration

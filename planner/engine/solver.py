@@ -847,8 +847,9 @@ def solve(
 
 
 def mix_design(lines: list[DesignInput]) -> DesignInput:
-    """Several one-line designs as one design of several brick lines (failover none if any line cannot pair)."""
-    failover = "none" if any(d.failover == "none" for d in lines) else lines[0].failover  # internal bays cannot pair
+    """Several one-line designs as one design of several brick lines: paired when a line is (the engine
+    leaves lines of internal bays unpaired), none when none is."""
+    failover = "paired" if any(d.failover == "paired" for d in lines) else lines[0].failover
     notes = tuple(dict.fromkeys(note for d in lines for note in d.notes))  # each line's, once
     return dataclasses.replace(lines[0], bricks=tuple(d.bricks[0] for d in lines), failover=failover, notes=notes)
 

@@ -441,14 +441,16 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams, snap: Cat
 
 
 def _failover(snap: CatalogueSnapshot, spec: dict) -> str:
-    """The spec's failover, or by default `paired` unless a brick keeps its disks in its server."""
+    """The spec's failover, or by default `paired` where a line's storage can be reached by a partner:
+    `none` only when every line keeps its disks inside its servers. Under `paired` the engine pairs
+    each line that can be paired and leaves lines of internal bays unpaired."""
     if spec.get("failover"):
         return spec["failover"]
     for entry in spec["bricks"]:
         template = snap.templates.get(entry.get("template"))
-        if template is not None and template.head.kind == cat.Enclosure.Kind.INTERNAL:
-            return "none"
-    return "paired"
+        if template is None or template.head.kind != cat.Enclosure.Kind.INTERNAL:
+            return "paired"
+    return "none"
 
 
 def _clients(snap: CatalogueSnapshot, spec: dict, errors: dict) -> engine.ClientParams | None:
@@ -503,7 +505,10 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     snap = snapshot or catalogue_snapshot(user=user)
     errors: dict = {}
     failover = _failover(snap, spec)
-    groups = [_brick_group(snap, entry, i, failover, errors) for i, entry in enumerate(spec["bricks"])]
+    # `paired` asked for a design none of whose lines can pair is refused; lines of internal bays
+    # beside lines that can pair are left unpaired (and said so)
+    refuse_paired = spec.get("failover") == "paired" and _failover(snap, {"bricks": spec["bricks"]}) == "none"
+    groups = [_brick_group(snap, entry, i, "paired" if refuse_paired else "none", errors) for i, entry in enumerate(spec["bricks"])]
     rack = _resolved(snap, ("rack", spec["rack"]), lambda e: _rack(snap, spec["rack"], e), errors)
     tuning = _resolved(snap, ("tuning", spec["tuning"]), lambda e: _tuning(snap, spec["tuning"], e), errors)
     if prices and prices.get("slug") == spec["price_list"]:  # a saved design's frozen list
@@ -533,6 +538,13 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     if errors:
         raise SpecError(errors)
     notes = _link_notes(snap, spec["rack"], groups)
+    if failover == "paired":
+        alone = [g.name for g in groups if g.head.is_internal]
+        if alone:
+            notes = (
+                f"{', '.join(dict.fromkeys(alone))}: the disks sit inside the servers, so no partner can take over; these bricks are not "
+                "paired (a server down takes its OSTs offline), the design's other lines are.",
+            ) + notes
     calibration_info = None
     if calibration is not None:
         groups, calibration_info = _apply_calibration(groups, calibration, tuning, snap)

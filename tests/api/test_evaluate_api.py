@@ -285,3 +285,29 @@ def test_network_adapters_without_a_switch_of_their_kind_in_the_rack_are_warned_
     # 4 x 1 GbE to the clients (the iSCSI brick) is served by the rack's 1 GbE switch
     iscsi = api.post(URL, {"bricks": [{"template": "iscsi-ps6500", "count": 2}], "metadata": {"placement": "none"}}, format="json").json()
     assert not [w for w in iscsi["warnings"] if "needs an" in w]
+
+
+def test_a_line_of_internal_bays_beside_shared_storage_leaves_the_other_lines_paired(api):
+    """Failover left out: paired where a partner can reach the storage, per line. Three MD3460 bricks
+    keep their HA pairs and standby server when an R730xd line (internal bays) joins them; the R730xd
+    brick is the one left unpaired, and the design says so."""
+    md = {"bricks": [{"template": "md3460-performance", "count": 3}], "metadata": {"placement": "none"}}
+    alone = api.post(URL, md, format="json").json()
+    mixed_spec = {"bricks": [*md["bricks"], {"template": "r730xd-internal", "count": 1}], "metadata": {"placement": "none"}}
+    mixed = api.post(URL, mixed_spec, format="json").json()
+    assert alone["counts"]["servers"] == 4  # 3 OSS + a standby for the odd line
+    assert mixed["counts"]["servers"] == 5  # ... + the R730xd, and the standby stays
+    assert mixed["degraded"]["failover"] == "paired" and "internal bays" in mixed["degraded"]["scenario"]
+    tags = {(item["item"], item["pair"]) for rack in mixed["racks"] for item in rack["items"] if item["kind"] == "server"}
+    assert all(pair is None for item, pair in tags if item == "r730xd"), tags
+    assert any(pair for item, pair in tags if item == "r620"), tags
+    assert [w for w in mixed["warnings"] if "not paired" in w], mixed["warnings"]
+    # one server down, the worst line: the R730xd brick's whole throughput, or what an MD3460 pair loses
+    r730 = next(b for b in mixed["bricks"] if b["template"] == "r730xd-internal")
+    md_pair_loss = alone["read_gbps"] - alone["degraded"]["read_gbps"]
+    assert mixed["degraded"]["read_gbps"] == pytest.approx(mixed["read_gbps"] - max(r730["read_gbps"], md_pair_loss), abs=0.02)
+    # asking for `paired` is the same; refused only where no line can pair
+    explicit = api.post(URL, {**mixed_spec, "failover": "paired"}, format="json")
+    assert explicit.status_code == 200 and explicit.json()["counts"]["servers"] == 5
+    only_internal = {"bricks": [{"template": "r730xd-internal", "count": 2}], "failover": "paired", "metadata": {"placement": "none"}}
+    assert api.post(URL, only_internal, format="json").status_code == 400
