@@ -42,7 +42,7 @@ import numpy as np
 
 from .batch import BatchInput, evaluate_batch
 from .inputs import PARTS, DesignInput
-from .reliability import group_loss_rate
+from .reliability import OST_SPREAD_THRESHOLD, group_loss_rate, ost_bytes
 from .units import GB, HOURS_PER_YEAR, PIB
 
 EPS = 1e-9
@@ -780,9 +780,18 @@ def merge_exact(parts: list[Partial], rerun, targets: Targets, *, limit: int = 5
             parts[i] = rerun(i, frontier_limit)
 
 
+def even_osts(options: list[DesignInput], combo) -> bool:
+    """Whether the options of a mix have OSTs of about one size (within Lustre's 17 % free-space
+    threshold). A mix of uneven OSTs is not tried: once its smaller OSTs are full, new data goes to
+    the lines holding the largest ones alone, so it would not keep the write rate it adds up to
+    (`reliability.ost_balance`)."""
+    sizes = [ost_bytes(options[i].bricks[0]) for i in combo]
+    return min(sizes) > 0 and max(sizes) / min(sizes) - 1.0 <= OST_SPREAD_THRESHOLD
+
+
 def triple_candidates(result: SolveResult, options: list[DesignInput], described=None) -> list[tuple[int, int, int]]:
     """Three-line mixes worth trying: of options on the one- or two-line frontier (the cheapest first, at
-    most TRIPLE_MAX_OPTIONS), every three distinct ones."""
+    most TRIPLE_MAX_OPTIONS), every three distinct ones whose OSTs are of about one size (`even_osts`)."""
     chosen: list[int] = []
     for c in result.frontier:
         for o in (c.option, c.option2):
@@ -792,7 +801,7 @@ def triple_candidates(result: SolveResult, options: list[DesignInput], described
     if described is not None:  # no two lines of the same template and disk (that is one line with more bricks)
         name = lambda i: (described[i]["template"], described[i]["disk"])  # noqa: E731
         combos = [t for t in combos if len({name(i) for i in t}) == 3]
-    return sorted(combos)
+    return sorted(t for t in combos if even_osts(options, t))
 
 
 def solve(

@@ -290,7 +290,8 @@ def _prepare(request: dict, user) -> dict:
             (i, j)
             for i in range(len(options))
             for j in range(i + 1, len(options))
-            if described[i]["template"] != described[j]["template"] or described[i]["disk"] != described[j]["disk"]
+            if (described[i]["template"] != described[j]["template"] or described[i]["disk"] != described[j]["disk"])
+            and solver.even_osts(options, (i, j))  # uneven OSTs would not keep the write rate they add up to
         ]
         pair_max = min(MIX_MAX_COUNT, max_bricks)  # per line; the engine keeps each mix within max_bricks in all
     return {

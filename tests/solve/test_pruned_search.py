@@ -13,13 +13,17 @@ from planner.engine.solver import (
     PAIR_BLOCK,
     TRIPLE_BLOCK,
     TRIPLE_MAX_COUNT,
+    Candidate,
+    SolveResult,
     Targets,
+    even_osts,
     merge_exact,
     mix_design,
     monotone_options,
     pareto_mask,
     solve,
     solve_part,
+    triple_candidates,
     with_option,
 )
 from planner.engine.units import PIB
@@ -189,13 +193,15 @@ def test_mix_blocks_sort_after_single_lines():
 
 
 def test_a_three_line_mix_is_the_cheapest_answer_when_no_one_or_two_lines_meet_the_target_as_closely():
-    """4, 6 and 9 TB bricks priced by the terabyte: for 0.77 PiB one brick of each (19 TB a brick set) is
-    cheaper than any count of one brick or any mix of two."""
-    caps = (4, 6, 9)
+    """10, 11 and 11.6 TB bricks (OSTs within 17 % of each other) priced by the terabyte: for 0.99 of one
+    brick of each (32.6 TB a brick set), that set is cheaper than any count of one brick or any mix
+    of two (the closest, 2 x 11.6 + 10 = 33.2 TB; 2 x 11 + 10 = 32 TB falls short)."""
+    caps = (10, 11, 11.6)
     disks = [dataclasses.replace(f.DISK6, slug=f"x{c}", name=f"{c} TB", capacity_bytes=c * 1e12) for c in caps]
     prices = dataclasses.replace(f.PRICES, unit_prices={**f.PRICES.unit_prices, **{("disk", f"x{c}"): 60 * c for c in caps}})
     options = [dataclasses.replace(with_option(f.design(f.brick(count=1)), disk=d), prices=prices) for d in disks]
-    targets, pairs = Targets(usable_pib=0.77), [(0, 1), (0, 2), (1, 2)]
+    one_each = sum(float(evaluate_batch(BatchInput.from_designs([o])).usable_bytes[0]) for o in options) / PIB
+    targets, pairs = Targets(usable_pib=0.99 * one_each), [(0, 1), (0, 2), (1, 2)]
     result = solve(options, targets, max_count=20, limit=3, pairs=pairs, pair_max_count=10, triples=None)
     best = result.ranked[0]
     assert (best.option, best.count, best.option2, best.count2, best.option3, best.count3) == (0, 1, 1, 1, 2, 1)
@@ -208,12 +214,12 @@ def test_a_three_line_mix_is_the_cheapest_answer_when_no_one_or_two_lines_meet_t
 def test_max_count_caps_the_total_bricks_of_single_lines_and_mixes_alike():
     """max_count is the most bricks a design has in all: a two- or three-line mix keeps its per-line caps
     (pair_max_count, triple_max_count) and has at most max_count bricks together; the space counts only those."""
-    caps = (4, 6, 9)
+    caps = (10, 11, 11.6)  # OSTs within 17 % of each other: mixes are tried
     disks = [dataclasses.replace(f.DISK6, slug=f"x{c}", name=f"{c} TB", capacity_bytes=c * 1e12) for c in caps]
     prices = dataclasses.replace(f.PRICES, unit_prices={**f.PRICES.unit_prices, **{("disk", f"x{c}"): 60 * c for c in caps}})
     options = [dataclasses.replace(with_option(f.design(f.brick(count=1)), disk=d), prices=prices) for d in disks]
     pairs, targets = [(0, 1), (0, 2), (1, 2)], Targets(usable_pib=0.3)
-    result = solve(options, targets, max_count=4, limit=500, pairs=pairs, pair_max_count=10, triples=None)
+    result = solve(options, targets, max_count=4, limit=500, pairs=pairs, pair_max_count=10, triples=[(0, 1, 2)])
     designs = result.ranked + result.frontier
     assert designs and any(c.option3 is not None for c in designs) and any(c.option2 is not None and c.option3 is None for c in designs)
     assert max(c.count + c.count2 + c.count3 for c in designs) == 4
@@ -225,3 +231,13 @@ def test_max_count_caps_the_total_bricks_of_single_lines_and_mixes_alike():
     two = solve(options, targets, max_count=2, limit=500, pairs=pairs, pair_max_count=10, triples=[(0, 1, 2)])
     assert two.candidates_evaluated == 3 * 2 + 3 * 1 and all(c.option3 is None for c in two.ranked)
     assert max(c.count + c.count2 for c in two.ranked) <= 2
+
+
+def test_mixes_of_uneven_osts_are_not_tried():
+    """4 and 9 TB bricks' OSTs differ by far more than Lustre's 17 %: once the 4 TB OSTs are full only
+    the 9 TB ones take new data, so the mix is not a candidate; 8 and 9 TB ones are."""
+    disks = [dataclasses.replace(f.DISK6, slug=f"x{c}", name=f"{c} TB", capacity_bytes=c * 1e12) for c in (4, 8, 9)]
+    options = [with_option(f.design(f.brick(count=1)), disk=d) for d in disks]
+    assert not even_osts(options, (0, 2)) and even_osts(options, (1, 2))
+    fake = SolveResult(0, 0, frontier=[Candidate(0, 1, 0, 0, 0, 0, 0, 0, option2=1, count2=1), Candidate(2, 1, 0, 0, 0, 0, 0, 0)])
+    assert triple_candidates(fake, options) == []  # 4 TB with 8 and 9 TB: uneven
