@@ -610,7 +610,11 @@ def _link_notes(snap: CatalogueSnapshot, rack_slug: str, groups: list) -> tuple[
             have = "only the " + " and the ".join(names) if names else "no switches"
             notes.append(
                 f"{adapter.name} needs {'an InfiniBand' if fabric == cat.Switch.Kind.INFINIBAND else 'an Ethernet'} switch"
-                + (f" of at least {adapter.port_gbps:g} Gb/s a port" if fabric == cat.Switch.Kind.ETHERNET else "")
+                + (
+                    f" for data, of at least {max(adapter.port_gbps, DATA_ETHERNET_GBPS):g} Gb/s a port"
+                    if fabric == cat.Switch.Kind.ETHERNET
+                    else ""
+                )
                 + f", and the {rack.name} carries {have}: the bill of materials buys no switch for these adapters and the price leaves "
                 "it out. "
                 + (
@@ -644,14 +648,19 @@ def _fabric_of(adapter) -> str | None:
     return None
 
 
+DATA_ETHERNET_GBPS = 10
+"""An Ethernet switch with slower ports is taken for the rack's management network, not for data
+(the catalogue's racks carry a 1 GbE N2048 to manage servers and enclosures)."""
+
+
 def _serves(switches, fabric: str, adapter) -> bool:
     """Whether one of `switches` takes `adapter`'s links: any InfiniBand switch for an HCA (a faster or
-    slower generation trains to the common rate, warned about separately); an Ethernet switch whose
-    ports are at least as fast as the adapter's for a NIC (a faster port takes slower links through
-    breakout cables or adapters)."""
+    slower generation trains to the common rate, warned about separately); for a NIC, a data Ethernet
+    switch (10 GbE ports or faster) at least as fast as the adapter (a faster port takes slower links
+    through breakout cables or port adapters)."""
     if fabric == cat.Switch.Kind.INFINIBAND:
         return any(sw.kind == fabric for sw in switches)
-    return any(sw.kind == fabric and sw.port_gbps >= adapter.port_gbps for sw in switches)
+    return any(sw.kind == fabric and sw.port_gbps >= max(adapter.port_gbps, DATA_ETHERNET_GBPS) for sw in switches)
 
 
 def design_evaluate(*, spec: dict, prices: dict | None = None, user=None, snapshot: CatalogueSnapshot | None = None) -> engine.Evaluation:

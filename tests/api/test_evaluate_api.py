@@ -282,9 +282,12 @@ def test_network_adapters_without_a_switch_of_their_kind_in_the_rack_are_warned_
         format="json",
     ).json()
     assert [w for w in ib_in_eth_rack["warnings"] if "needs an InfiniBand switch" in w], ib_in_eth_rack["warnings"]
-    # 4 x 1 GbE to the clients (the iSCSI brick) is served by the rack's 1 GbE switch
-    iscsi = api.post(URL, {"bricks": [{"template": "iscsi-ps6500", "count": 2}], "metadata": {"placement": "none"}}, format="json").json()
-    assert not [w for w in iscsi["warnings"] if "needs an" in w]
+    # 4 x 1 GbE to the clients (the iSCSI brick): the rack's 1 GbE switch manages servers, it is not a data switch
+    iscsi = {"bricks": [{"template": "iscsi-ps6500", "count": 2}], "metadata": {"placement": "none"}}
+    body = api.post(URL, iscsi, format="json").json()
+    assert [w for w in body["warnings"] if "needs an Ethernet switch for data" in w and "42U rack, 100GbE" in w], body["warnings"]
+    in_eth_rack = api.post(URL, {**iscsi, "rack": "rack-42u-eth100"}, format="json").json()
+    assert not [w for w in in_eth_rack["warnings"] if "needs an" in w]
 
 
 def test_a_line_of_internal_bays_beside_shared_storage_leaves_the_other_lines_paired(api):
