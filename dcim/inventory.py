@@ -600,7 +600,7 @@ def build_inventory(design, evaluation, snap, *, prefix: str = "", switches: dic
         if loose:
             b.notes.append(
                 f"The metadata cell's adapters ({', '.join(loose)}) are not assigned to its servers in the catalogue: its servers are exported "
-                "with their management port only, and no metadata data cables are exported (the bill of materials counts none)."
+                "with their management port only, and the metadata cell's data cables (in the bill of materials, one per adapter port) are not exported."
             )
     manufacturers = tuple(sorted({t.manufacturer for t in b.types.values()}))
     return Inventory(

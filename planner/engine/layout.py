@@ -268,12 +268,18 @@ def _metadata_block(design: DesignInput) -> _Block | None:
         if line.kind in mounted
         for i in range(line.count)
     ]
-    # parts without height (disks, adapters) add their power and weight to the cell's first device
-    loose_w = sum(line.part.power_w * line.count for line in lines if line.kind not in mounted)
-    loose_kg = sum(line.part.weight_kg * line.count for line in lines if line.kind not in mounted)
-    if devices:
-        h, slug, kind, label, pw, kg, role = devices[0]
-        devices[0] = (h, slug, kind, label, pw + loose_w, kg + loose_kg, role)
+    # parts without height add their power and weight to the devices holding them: the MDT disks to the
+    # enclosures, adapters and their cables to the servers (shared evenly), else to the cell's first device
+    for holder, kinds in (("enclosure", ("disk",)), ("server", None)):
+        loose = [line for line in lines if line.kind not in mounted and (line.kind in kinds if kinds else line.kind != "disk")]
+        if not loose or not devices:
+            continue
+        at = [k for k, dev in enumerate(devices) if dev[2] == holder] or [0]
+        w = sum(line.part.power_w * line.count for line in loose) / len(at)
+        kg = sum(line.part.weight_kg * line.count for line in loose) / len(at)
+        for k in at:
+            h, slug, kind, label, pw, dkg, role = devices[k]
+            devices[k] = (h, slug, kind, label, pw + w, dkg + kg, role)
     return _Block(label=md.name, group="metadata", devices=devices)
 
 

@@ -252,6 +252,12 @@ def _metadata(snap: CatalogueSnapshot, slug: str, errors: dict, override: dict |
         if _refuse_incomplete(((obj, item.kind),), ("metadata", "cell"), errors):
             continue
         lines.append(engine.inputs.MetadataLine(kind=item.kind, part=part_params(obj, item.kind), count=item.count, role=item.role))
+        if item.kind == "adapter" and obj.cable is not None:  # a cable per adapter port, as for the bricks' adapters
+            lines.append(
+                engine.inputs.MetadataLine(
+                    kind="accessory", part=accessory_params(obj.cable), count=item.count * obj.ports, role=f"{item.role} cables"
+                )
+            )
     given = override or {}
     disk = cell.mdt_disk
     if given.get("disk"):

@@ -314,3 +314,27 @@ def test_a_line_of_internal_bays_beside_shared_storage_leaves_the_other_lines_pa
     assert explicit.status_code == 200 and explicit.json()["counts"]["servers"] == 5
     only_internal = {"bricks": [{"template": "r730xd-internal", "count": 2}], "failover": "paired", "metadata": {"placement": "none"}}
     assert api.post(URL, only_internal, format="json").status_code == 400
+
+
+def test_the_metadata_cells_adapters_get_their_cables_and_its_disks_sit_in_its_enclosure(api):
+    """The mds-cell buys 3 dual-port SAS HBAs and 3 FDR HCAs: the bill counts a cable per port used, as
+    for the bricks' adapters; in the rack, its 24 MDT disks add to the MD3420 that holds them."""
+
+    def lines(placement):
+        body = api.post(
+            URL, {"bricks": [{"template": "md3460-capacity", "count": 3}], "metadata": {"placement": placement}}, format="json"
+        ).json()
+        return body, {line["item"]: line["quantity"] for line in body["price"]["lines"]}
+
+    plain, without = lines("none")
+    body, with_cell = lines("in_rack")
+    assert with_cell["cable-sas-hd-2m"] - without["cable-sas-hd-2m"] == 3 * 2
+    # 4 uplinks a rack to the core; the cell may need a rack more
+    assert with_cell["cable-ib-qsfp-3m"] - 4 * body["rack_count"] - (without["cable-ib-qsfp-3m"] - 4 * plain["rack_count"]) == 3
+    items = [item for rack in body["racks"] for item in rack["items"] if item["group"] == "metadata"]
+    md3420 = next(item for item in items if item["item"] == "md3420")
+    disk_w = next(line for line in body["price"]["lines"] if line["item"] == "sas-15k-300gb")
+    assert disk_w["quantity"] == 24
+    mds = [item for item in items if item["kind"] == "server"]
+    assert len({item["power_w"] for item in mds}) == 1  # the adapters shared by the servers, not all on the first
+    assert md3420["power_w"] > max(item["power_w"] for item in mds)  # 200 W + 24 disks

@@ -97,8 +97,10 @@ def test_study_rack_b_cables_match_the_bill_of_materials():
     # 6 OSS x 4 SAS ports; 6 FDR ports; 10 servers + 6 MD3460 and 1 MD3420 x 2 controllers + the IB switch
     assert kinds == {"storage": 24, "network": 6, "management": 10 + 7 * 2 + 1}
     lines = {line["item"]: line["quantity"] for line in design_evaluate(spec=STUDY_B).price["lines"]}
-    assert lines["cable-sas-hd-2m"] == kinds["storage"]
-    assert lines["cable-ib-qsfp-3m"] == kinds["network"] + 4  # + the rack's 4 uplinks to the core, not exported
+    # + the metadata cell's cables, one per adapter port (3 dual-port SAS HBAs, 3 FDR HCAs), in the bill, not exported
+    assert lines["cable-sas-hd-2m"] == kinds["storage"] + 3 * 2
+    assert lines["cable-ib-qsfp-3m"] == kinds["network"] + 4 + 3  # + the rack's 4 uplinks to the core, not exported
+    assert any("data cables (in the bill of materials, one per adapter port) are not exported" in note for note in inv.notes)
     assert any("uplinks" in note for note in inv.notes)
     assert any("does not count them" in note for note in inv.notes)
     # HA pair: each OSS gives half its SAS ports to its own head, half to its partner's, over both controllers
@@ -138,7 +140,8 @@ def test_expansion_enclosures_are_daisy_chained():
         line["item"]: line["quantity"]
         for line in design_evaluate(spec={"bricks": [{"template": "md3460-capacity", "count": 2}]}).price["lines"]
     }
-    assert lines["cable-sas-hd-2m"] == sum(1 for c in inv.cables if c.kind in ("storage", "expansion")) == 8 + 8
+    # + 6 for the metadata cell's three dual-port SAS HBAs (in the bill, not exported)
+    assert lines["cable-sas-hd-2m"] - 3 * 2 == sum(1 for c in inv.cables if c.kind in ("storage", "expansion")) == 8 + 8
 
 
 def test_standby_server_and_several_racks():
