@@ -153,6 +153,21 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
                 )
         if weight > rack.max_load_kg:
             warnings.append(f"Rack {layout.index} weighs {weight:.0f} kg, over the {rack.name} load rating of {rack.max_load_kg:.0f} kg.")
+    racks_of: dict[str, list[int]] = {}
+    for layout in layouts:
+        for item in layout.items:
+            if item.pair is not None and layout.index not in racks_of.setdefault(item.pair, []):
+                racks_of[item.pair].append(layout.index)
+    split = [(pair, where) for pair, where in racks_of.items() if len(where) > 1]
+    if split:
+        shown = "; ".join(f"{pair} in racks {' and '.join(map(str, where))}" for pair, where in split[:4]) + (
+            "; ..." if len(split) > 4 else ""
+        )
+        warnings.append(
+            f"{len(split)} HA pair{'s' if len(split) != 1 else ''} span{'s' if len(split) == 1 else ''} two racks ({shown}): each server "
+            "is cabled to its partner's enclosure, so those storage cables run between racks, longer than the bill's rack-local cables; "
+            "price longer cables or place the partners in one rack."
+        )
     return out
 
 

@@ -338,3 +338,15 @@ def test_the_metadata_cells_adapters_get_their_cables_and_its_disks_sit_in_its_e
     mds = [item for item in items if item["kind"] == "server"]
     assert len({item["power_w"] for item in mds}) == 1  # the adapters shared by the servers, not all on the first
     assert md3420["power_w"] > max(item["power_w"] for item in mds)  # 200 W + 24 disks
+
+
+def test_an_ha_pair_split_over_two_racks_is_warned_about(api):
+    """Capacity bricks are 13U: three fill a 42U rack under its switches, so the second HA pair (bricks 3
+    and 4) spans racks 1 and 2 and its cross-cabled SAS links run between racks."""
+    body = api.post(URL, {"bricks": [{"template": "md3460-capacity", "count": 8}], "metadata": {"placement": "none"}}, format="json").json()
+    notes = [w for w in body["warnings"] if "span" in w and "HA pair" in w]
+    assert len(notes) == 1 and "HA 2 in racks 1 and 2" in notes[0], body["warnings"]
+    perf = api.post(
+        URL, {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}, format="json"
+    ).json()
+    assert not [w for w in perf["warnings"] if "HA pair" in w]
