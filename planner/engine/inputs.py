@@ -363,6 +363,12 @@ class RackParams:
     uplinks: int = 0
     blanking_panel: PartParams | None = None
     rail_kit: PartParams | None = None
+    data_switches: tuple[tuple[str, int, float], ...] = ()
+    """The data switches' ports, as (adapter kind they take, ports, Gb/s a port) per switch model
+    ("ib_hca" for InfiniBand, "eth_nic" for Ethernet of 10 GbE and faster); the management switch is
+    not one of them."""
+    uplink_kind: str = ""
+    """The adapter kind whose switch takes the uplinks to the core ("ib_hca" or "eth_nic")."""
 
     @property
     def switch_units(self) -> int:

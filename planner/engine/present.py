@@ -4,6 +4,8 @@ number comes from `BatchResult` (or, for the metadata cell, `capacity.mdt_figure
 
 from __future__ import annotations
 
+import math
+
 from .capacity import mdt_figures
 from .cost import bill_of_materials
 from .inputs import STAGES, DesignInput, stage_label
@@ -153,6 +155,7 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
                 )
         if weight > rack.max_load_kg:
             warnings.append(f"Rack {layout.index} weighs {weight:.0f} kg, over the {rack.name} load rating of {rack.max_load_kg:.0f} kg.")
+    _switch_ports(design, layouts, warnings)
     racks_of: dict[str, list[int]] = {}
     for layout in layouts:
         for item in layout.items:
@@ -169,6 +172,45 @@ def _rack_rows(design: DesignInput, layouts, warnings: list[str]) -> list[dict]:
             "price longer cables or place the partners in one rack."
         )
     return out
+
+
+BREAKOUT = 4
+"""A faster Ethernet port takes up to four slower links (a QSFP28 port as 4 x 25 or 4 x 10 GbE through a
+breakout cable)."""
+
+
+def _switch_ports(design: DesignInput, layouts, warnings: list[str]) -> None:
+    """A warning per rack whose servers' network adapters and uplinks need more ports of a fabric than
+    the rack's data switches of that fabric have: the bill buys one set of switches a rack. The
+    metadata cell's adapters are not counted here."""
+    rack = design.rack
+    by_template = {g.template: g for g in design.bricks}
+    for layout in layouts:
+        need: dict[str, float] = {}
+        for item in layout.items:
+            group = by_template.get(item.group) if item.kind == "server" else None
+            if group is None:
+                continue
+            adapter = group.network
+            have = [(ports, gbps) for kind, ports, gbps in rack.data_switches if kind == adapter.kind]
+            if not have:
+                continue  # no switch of its kind at all: warned about with the design's links
+            per_port = 1.0  # switch ports a link takes
+            if adapter.kind == "eth_nic":  # the link's Ethernet rate: the smallest standard one above its payload
+                payload = adapter.per_port_gbps * 8.0
+                nominal = next((r for r in (1, 10, 25, 40, 50, 100, 200, 400) if r >= payload - 1e-9), payload)
+                per_port = 1.0 / max(1, min(BREAKOUT, int(max(g for _, g in have) // nominal)))
+            need[adapter.kind] = need.get(adapter.kind, 0.0) + group.network_count * adapter.ports * per_port
+        if rack.uplinks and rack.uplink_kind:
+            need[rack.uplink_kind] = need.get(rack.uplink_kind, 0.0) + rack.uplinks
+        for kind, ports in need.items():
+            have = sum(p for k, p, _ in rack.data_switches if k == kind)
+            if have and ports > have + 1e-9:
+                what = "InfiniBand" if kind == "ib_hca" else "Ethernet"
+                warnings.append(
+                    f"Rack {layout.index} needs {math.ceil(ports)} {what} switch ports (its servers' network adapters and {rack.uplinks} uplinks) "
+                    f"and its switches have {have}: the bill buys one switch a rack; add a switch (and its rack unit) for the rest."
+                )
 
 
 KIND_LABELS = {

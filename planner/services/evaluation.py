@@ -329,6 +329,12 @@ def _rack(snap: CatalogueSnapshot, slug: str, errors: dict) -> engine.RackParams
         uplinks=rack.uplinks,
         blanking_panel=accessory_params(rack.blanking_panel),
         rail_kit=accessory_params(rack.rail_kit),
+        data_switches=tuple(
+            ("ib_hca" if rs.switch.kind == cat.Switch.Kind.INFINIBAND else "eth_nic", rs.switch.ports * rs.count, rs.switch.port_gbps)
+            for rs in rack.rack_switches.all()
+            if rs.switch.kind == cat.Switch.Kind.INFINIBAND or rs.switch.port_gbps >= DATA_ETHERNET_GBPS
+        ),
+        uplink_kind={"infiniband": "ib_hca", "ethernet": "eth_nic"}.get(rack.uplink_cable.cable_type if rack.uplink_cable else "", ""),
     )
 
 

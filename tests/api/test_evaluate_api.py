@@ -350,3 +350,21 @@ def test_an_ha_pair_split_over_two_racks_is_warned_about(api):
         URL, {"bricks": [{"template": "md3460-performance", "count": 8}], "metadata": {"placement": "none"}}, format="json"
     ).json()
     assert not [w for w in perf["warnings"] if "HA pair" in w]
+
+
+def test_a_rack_needing_more_switch_ports_than_its_switch_has_is_warned_about(api):
+    """20 R730xd bricks with two FDR HCAs each fill a 42U rack: 40 adapter ports + 4 uplinks against the
+    SX6036's 36 ports. With one HCA each they fit (24)."""
+    two = {"bricks": [{"template": "r730xd-internal", "count": 20, "adapters_per_server": 2}], "metadata": {"placement": "none"}}
+    body = api.post(URL, two, format="json").json()
+    notes = [w for w in body["warnings"] if "switch ports" in w]
+    assert len(notes) == 1 and "needs 44 InfiniBand switch ports" in notes[0] and "have 36" in notes[0], body["warnings"]
+    one = api.post(URL, {**two, "bricks": [{"template": "r730xd-internal", "count": 20}]}, format="json").json()
+    assert not [w for w in one["warnings"] if "switch ports" in w]
+    # 25 GbE links into the 100GbE leaf: four to a port through breakout cables, 8 links + 4 uplinks fit its 32
+    eth = {
+        "bricks": [{"template": "jbod-zfs", "count": 8, "adapter": "eth-25g"}],
+        "metadata": {"placement": "none"},
+        "rack": "rack-42u-eth100",
+    }
+    assert not [w for w in api.post(URL, eth, format="json").json()["warnings"] if "switch ports" in w]
