@@ -512,8 +512,10 @@ def solve_page(request):
         "tunings": cat.TuningProfile.objects.order_by("slug"),
         "spec_defaults": SPEC_DEFAULTS,
         "q": q,
-        "chosen_templates": q.getlist("templates") or ["md3460-performance", "md3460-capacity"],
-        "chosen_disks": q.getlist("disks") or ["nl-sas-4tb"],
+        # a search that ran shows what it searched (none ticked: every template, each its own disk);
+        # a fresh page suggests the study's bricks
+        "chosen_templates": q.getlist("templates") if q.get("run") else ["md3460-performance", "md3460-capacity"],
+        "chosen_disks": q.getlist("disks") if q.get("run") else ["nl-sas-4tb"],
         "chosen_exp": q.getlist("expansions"),
         "answer": answer,
         "errors": errors,

@@ -59,3 +59,18 @@ def test_catalogue_page_lists_each_disks_ure_rate(client):
     assert "URE per bit" in html
     row = html[html.index('data-slug="nl-sas-4tb"') :].split("</tr>")[0]
     assert "1e-15" in row and "Unrecoverable read errors per bit" in row
+
+
+def test_solve_page_ticks_what_the_search_searched(client):
+    """A fresh page suggests the study's bricks; a search run with no template ticked searched every
+    template, and the form must not show the suggestion ticked over its answers."""
+    ticked = lambda html: {
+        part.split('value="')[1].split('"')[0]
+        for part in html.split("<input")[1:]
+        if " checked" in part.split(">")[0] and 'name="templates"' in part.split(">")[0]
+    }  # noqa: E731
+    assert ticked(client.get("/solve/").content.decode()) == {"md3460-performance", "md3460-capacity"}
+    ran = client.get("/solve/", {"run": "1", "usable_pib": "0.5", "placement": "none", "max_bricks": "10"}).content.decode()
+    assert ticked(ran) == set()
+    chosen = client.get("/solve/", {"run": "1", "usable_pib": "0.5", "templates": ["jbod-zfs"], "placement": "none", "max_bricks": "10"})
+    assert ticked(chosen.content.decode()) == {"jbod-zfs"}
