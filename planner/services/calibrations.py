@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from planner.engine.benchparse import ParseError, parse_benchmark
 from planner.engine.calibration import FitError, fit_usl, sweep_points
+from planner.engine.units import mibps_to_gbps
 from planner.models import Calibration
 from planner.spec import SpecError
 
@@ -333,6 +334,11 @@ def _ior_runs(ior_result, refusals: list, notes: list) -> list:
     return runs
 
 
+IOR_SPREAD = 1.25
+"""An IOR result whose best iteration is over 1.25x the mean of its iterations gets a note (an
+assumption of the planner: repeated runs of a quiet file system stay within some 10-20 % of each other)."""
+
+
 def _fit_ior(runs, bricks: int, parts: dict | None, figures: dict, fits: dict, refusals: list, notes: list) -> None:
     """The end-to-end figure per brick: the client-node curve's peak (or the best run) over the bricks
     IOR ran against; the curve itself when IOR swept client nodes."""
@@ -358,6 +364,14 @@ def _fit_ior(runs, bricks: int, parts: dict | None, figures: dict, fits: dict, r
                 notes.append(str(exc))
         elif len(set(nodes)) > 1:
             notes.append(f"IOR {op}: {len(set(nodes))} client node counts; a curve over clients needs 4 or more.")
+        top = max(mine, key=lambda r: r.max_mibps)
+        if top.mean_mibps and top.max_mibps > IOR_SPREAD * top.mean_mibps:
+            notes.append(
+                f"IOR {op}: the best iteration ({top.max_mibps:,.0f} MiB/s{f', line {top.line}' if top.line else ''}) is "
+                f"{top.max_mibps / top.mean_mibps:.2f}x the mean of its iterations ({top.mean_mibps:,.0f} MiB/s): the calibration takes the best, "
+                f"as IOR reports it; the mean would give {mibps_to_gbps(top.mean_mibps) / bricks:.2f} GB/s per brick. Iterations this far apart "
+                "usually mean other load on the file system or a cache: repeat the run on a quiet system."
+            )
         if parts is None or _band("IOR", op, best, parts, "end_to_end", refusals, notes):
             figures[f"end_to_end_{op}_gbps"] = best
         else:
