@@ -513,7 +513,7 @@ def build_inventory(design, evaluation, snap, *, prefix: str = "", switches: dic
     standby_of_pair = {}
     if paired:
         for j, group in enumerate(design.bricks):
-            if group.count % 2 and not group.head.is_internal:
+            if group.count % 2 and design.paired(group):
                 standby_of_pair[f"HA {pair_starts[j] + (group.count - 1) // 2}"] = (j, numbers[j] + group.count - 1)
 
     racks: list[Rack] = []

@@ -25,3 +25,11 @@ def short_errors(body):
     if isinstance(body, str):
         return body.split("; known:")[0].split("; network adapters:")[0]
     return body
+
+
+def evaluate_ok(api, spec: dict, calibration=None) -> dict:
+    """POST a DesignSpec (with `calibration` when given) to the evaluate API; its body, asserting a 200."""
+    body = {**spec, "calibration": calibration} if calibration else spec
+    response = api.post("/api/v1/evaluate/", body, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()

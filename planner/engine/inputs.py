@@ -165,6 +165,8 @@ class AdapterParams:
     ports: int = 1
     port_gbps: float = 0.0
     """Payload of one port in GB/s (line code and protocol removed); 0: effective / ports."""
+    line_gbps: float = 0.0
+    """A port's nominal rate in Gb/s (100 for 100 GbE), for counting switch ports; 0: unknown."""
     cable: PartParams | None = None
     """The cable each port used takes (None: not counted)."""
 
@@ -510,3 +512,8 @@ class DesignInput:
     notes: tuple[str, ...] = field(default=(), compare=False, hash=False)
     """Warnings found while resolving the design that the figures do not change for (shown with the
     Evaluation's own warnings), e.g. adapters faster than the rack's leaf switch."""
+
+    def paired(self, group: "BrickGroup") -> bool:
+        """Whether a line's servers are in HA pairs: under `paired` every line whose storage a partner
+        can reach; a line of internal bays never (`batch.evaluate_batch` applies the same rule)."""
+        return self.failover == "paired" and not group.head.is_internal

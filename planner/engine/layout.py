@@ -290,7 +290,7 @@ def rack_layouts(design: DesignInput, batch, result, row: int = 0) -> list[RackL
     the blanking panels closing its free units."""
     rack = design.rack
     pack = result.pack
-    paired = [design.failover == "paired" and not group.head.is_internal for group in design.bricks]  # per line (see batch)
+    paired = [design.paired(group) for group in design.bricks]
     racks: list[list[_Block]] = [[]]
     metadata_block = _metadata_block(design)
     if metadata_block is not None and design.placement == "in_rack":

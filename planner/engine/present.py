@@ -196,10 +196,8 @@ def _switch_ports(design: DesignInput, layouts, warnings: list[str]) -> None:
             if not have:
                 continue  # no switch of its kind at all: warned about with the design's links
             per_port = 1.0  # switch ports a link takes
-            if adapter.kind == "eth_nic":  # the link's Ethernet rate: the smallest standard one above its payload
-                payload = adapter.per_port_gbps * 8.0
-                nominal = next((r for r in (1, 10, 25, 40, 50, 100, 200, 400) if r >= payload - 1e-9), payload)
-                per_port = 1.0 / max(1, min(BREAKOUT, int(max(g for _, g in have) // nominal)))
+            if adapter.kind == "eth_nic" and adapter.line_gbps > 0:
+                per_port = 1.0 / max(1, min(BREAKOUT, int(max(g for _, g in have) // adapter.line_gbps)))
             need[adapter.kind] = need.get(adapter.kind, 0.0) + group.network_count * adapter.ports * per_port
         if rack.uplinks and rack.uplink_kind:
             need[rack.uplink_kind] = need.get(rack.uplink_kind, 0.0) + rack.uplinks
@@ -365,7 +363,7 @@ def evaluation(design: DesignInput, batch, res, row: int = 0) -> Evaluation:
 
     if design.failover != "paired":
         degraded_note = "one OSS server down without failover: its brick's OSTs are offline until it returns"
-    elif any(g.head.is_internal for g in design.bricks):
+    elif not all(design.paired(g) for g in design.bricks):
         degraded_note = (
             "one OSS server down, the worst case over the lines: on a paired line its HA partner serves both bricks through one "
             "server and network adapter; on a line of internal bays its brick's OSTs are offline until it returns"

@@ -64,6 +64,7 @@ def adapter_params(a: cat.Adapter) -> engine.AdapterParams:
         power_w=a.power_w,
         ports=a.ports,
         port_gbps=min(port, a.pcie_effective_gbps),
+        line_gbps=a.port_gbps,
         cable=accessory_params(a.cable),
     )
 

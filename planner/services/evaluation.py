@@ -128,7 +128,9 @@ def _form_factor(value: str) -> str:
     return f"{value}-inch"
 
 
-def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str, errors: dict) -> engine.BrickGroup | None:
+def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, refuse_paired: bool, errors: dict) -> engine.BrickGroup | None:
+    """A brick line's engine inputs, its errors put in `errors`; with `refuse_paired` (failover `paired`
+    asked for a design no line of which can pair) a line of internal bays is refused."""
     path = ("bricks", index)
     template = snap.templates.get(entry["template"])
     if template is None:
@@ -194,7 +196,7 @@ def _brick_group(snap: CatalogueSnapshot, entry: dict, index: int, failover: str
         what = f"the {head.name}'s {head.uplink_ports} ports"
     if storage_ports > most:
         _put(errors, path + ("storage_ports",), f"at most {most} storage ports per server with {what}, not {storage_ports}")
-    if failover == "paired" and internal:
+    if refuse_paired and internal:
         _put(
             errors,
             ("failover",),
@@ -418,7 +420,7 @@ def _apply_calibration(groups: list, cal, tuning: engine.TuningParams, snap: Cat
     default = None
     if not cal.fit.get("brick") and snap is not None and cal.brick_template in snap.templates:
         entry = {"template": cal.brick_template, "count": 1}
-        default = _brick_group(snap, entry, 0, _failover(snap, {"bricks": [entry]}), {})
+        default = _brick_group(snap, entry, 0, False, {})
     measured_brick = calibration_measured_brick(cal, default)
     out, used, not_applied = [], [], []
     for i, group in enumerate(groups):
@@ -520,7 +522,7 @@ def design_resolve(*, spec: dict, prices: dict | None = None, user=None, snapsho
     # `paired` asked for a design none of whose lines can pair is refused; lines of internal bays
     # beside lines that can pair are left unpaired (and said so)
     refuse_paired = spec.get("failover") == "paired" and _failover(snap, {"bricks": spec["bricks"]}) == "none"
-    groups = [_brick_group(snap, entry, i, "paired" if refuse_paired else "none", errors) for i, entry in enumerate(spec["bricks"])]
+    groups = [_brick_group(snap, entry, i, refuse_paired, errors) for i, entry in enumerate(spec["bricks"])]
     rack = _resolved(snap, ("rack", spec["rack"]), lambda e: _rack(snap, spec["rack"], e), errors)
     tuning = _resolved(snap, ("tuning", spec["tuning"]), lambda e: _tuning(snap, spec["tuning"], e), errors)
     if prices and prices.get("slug") == spec["price_list"]:  # a saved design's frozen list

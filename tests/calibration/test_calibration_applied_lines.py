@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.helpers import evaluate_ok
+
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
 TWO = {"bricks": [{"template": "md3460-performance", "count": 2}], "metadata": {"placement": "none"}}
@@ -30,20 +32,13 @@ def _sweep(api):
     return _upload(api, "obdfilter_sweep.txt", (DATA / "obdfilter_sweep.txt").read_text()).json()
 
 
-def _evaluate(api, spec, cal_id=None):
-    body = {**spec, "calibration": cal_id} if cal_id else spec
-    response = api.post("/api/v1/evaluate/", body, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
-
-
 def test_a_line_with_other_parts_keeps_its_data_sheets_and_is_warned_about(authed):
     cal = _sweep(authed)
     assert cal["fit"]["brick"]["expansions"] == "0" and cal["fit"]["brick"]["disk"] == "nl-sas-4tb"
     plain = {"template": "md3460-performance", "count": 2}
     spec = {"bricks": [{**plain, "expansions": 2}, plain], "metadata": {"placement": "none"}}
-    uncalibrated = _evaluate(authed, spec)
-    ev = _evaluate(authed, spec, cal["id"])
+    uncalibrated = evaluate_ok(authed, spec)
+    ev = evaluate_ok(authed, spec, cal["id"])
     info = ev["sources"]["calibration"]
     assert info["applied_to"] == ["md3460-performance"]
     assert info["not_applied"] == [
@@ -76,7 +71,7 @@ def test_overriding_the_disk_or_the_raid_layout_is_named(authed, override, words
     ev = ev.json()
     assert ev["sources"]["calibration"]["not_applied"][0]["differs"] == [words]
     assert not any("no brick of this design uses that template" in w for w in ev["warnings"])
-    assert ev["write_gbps"] == pytest.approx(_evaluate(authed, spec)["write_gbps"])
+    assert ev["write_gbps"] == pytest.approx(evaluate_ok(authed, spec)["write_gbps"])
 
 
 def test_a_calibration_without_a_recorded_brick_is_compared_with_the_template_defaults(authed):
@@ -87,17 +82,17 @@ def test_a_calibration_without_a_recorded_brick_is_compared_with_the_template_de
     row.fit.pop("brick")  # as calibrations made before the brick was recorded
     row.save()
     spec = {"bricks": [{"template": "md3460-performance", "count": 2, "expansions": 1}], "metadata": {"placement": "none"}}
-    ev = _evaluate(authed, spec, cal["id"])
+    ev = evaluate_ok(authed, spec, cal["id"])
     assert ev["sources"]["calibration"]["not_applied"][0]["differs"] == ["expansion enclosures 1 x md3060e (measured: 0)"]
     assert ev["sources"]["calibration"]["applied_to"] == []
-    assert "measured_backend_write" in _evaluate(authed, TWO, cal["id"])["bricks"][0]["sources"]
+    assert "measured_backend_write" in evaluate_ok(authed, TWO, cal["id"])["bricks"][0]["sources"]
 
 
 def test_refused_reads_are_called_refused_in_the_design_warning(authed):
     cal = _upload(
         authed, "one_ost.txt", "ost  1 sz 16777216K rsz 1024K obj    1 thr    8 write 500.00 [ 1.00, 2.00] read 8088.39 [ 1.00, 2.00]"
     ).json()
-    ev = _evaluate(authed, TWO, cal["id"])
+    ev = evaluate_ok(authed, TWO, cal["id"])
     warning = next(w for w in ev["warnings"] if w.startswith(f"Calibration '{cal['name']}'"))
     assert "measured reads but they were refused, so reads use the data sheets' figures" in warning
     assert "1.40 GB/s per OST" in warning and "measured no reads" not in warning

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
+from tests.helpers import evaluate_ok
+
 pytestmark = pytest.mark.django_db
 DATA = Path(__file__).parent / "data"
 SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "samples"
@@ -47,13 +49,6 @@ def _gbps(mibps):
     return mibps * MIB / 1e9
 
 
-def _evaluate(api, spec, cal_id=None):
-    body = {**spec, "calibration": cal_id} if cal_id else spec
-    response = api.post("/api/v1/evaluate/", body, format="json")
-    assert response.status_code == 200, response.content
-    return response.json()
-
-
 # ---------------------------------------------------------------- A: per OST
 
 
@@ -81,7 +76,7 @@ def test_a_figure_scaled_up_from_fewer_osts_stays_under_the_parts_data_sheet_lim
     assert "the brick has 6 OSTs" in note and "6 x 1.049 = 6.29 GB/s" in note
     assert "an assumption" in note and "so 5.00 GB/s is used" in note
     assert cal["fit"]["backend_from"]["write"]["capped_at_gbps"] == pytest.approx(5.0)
-    before, after = _evaluate(authed, TWO), _evaluate(authed, TWO, cal["id"])
+    before, after = evaluate_ok(authed, TWO), evaluate_ok(authed, TWO, cal["id"])
     assert after["write_gbps"] <= before["write_gbps"] + 1e-9
     source = after["bricks"][0]["sources"]["measured_backend_write"]
     assert "on 1 OSTs" in source and "scaled per OST (linear, an assumption) to the brick's 6 OSTs: 6.29 GB/s" in source
@@ -92,7 +87,7 @@ def test_a_slow_ost_scales_up_linearly_under_the_limit(authed):
     # 1 OST at 500 MiB/s = 0.524 GB/s: 6 OSTs give 3.15 GB/s, under the 5.0 limit; x 0.9 efficiency per brick
     cal = _upload(authed, obdfilter=("slow_ost.txt", _case(1, 8, write=500.0))).json()
     assert cal["backend_write_gbps"] == pytest.approx(6 * _gbps(500.0))
-    after = _evaluate(authed, TWO, cal["id"])
+    after = evaluate_ok(authed, TWO, cal["id"])
     assert after["write_gbps"] == pytest.approx(2 * 6 * _gbps(500.0) * 0.9, rel=0.01)
 
 
